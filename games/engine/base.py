@@ -1,0 +1,188 @@
+"""The engine contract (ENGINE.md) and the plumbing every game shares.
+
+A game is a ``Rules`` subclass over a plain JSON-serialisable state dict.  ``apply`` is the
+only way a state moves on: it checks the move against ``legal_moves`` (the single source of
+truth), copies the state and lets the game mutate the copy, so the caller's state never
+changes and an illegal move leaves nothing half-applied.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import random
+from typing import Any, Iterable
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+MOVE_KEYS = frozenset({"type", "card", "cards", "to", "column"})
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal now, or not well formed; the message is for a person."""
+
+
+def copy_state(state: State) -> State:
+    # marshal round-trips plain dict/list/str/int/bool/None many times faster than
+    # copy.deepcopy, and the state holds nothing else by contract.
+    return marshal.loads(marshal.dumps(state))
+
+
+def rng(state: State) -> random.Random:
+    """A generator derived from the game's seed and how many times randomness was used.
+
+    Each call advances the counter kept in the state, so a replay of the same seed and moves
+    draws the same numbers and no generator object has to live in the state.
+    """
+    n = state.get("rng", 0)
+    state["rng"] = n + 1
+    return random.Random(f"{state['seed']}:{n}")
+
+
+def shuffled(state: State, cards: Iterable[str]) -> list[str]:
+    cards = list(cards)
+    rng(state).shuffle(cards)
+    return cards
+
+
+def check_move_shape(move: object) -> Move:
+    """Refuse anything that is not a plain move dict before a game looks at it."""
+    if not isinstance(move, dict):
+        raise IllegalMove("A move must be an object with a \"type\".")
+    if not isinstance(move.get("type"), str):
+        raise IllegalMove("A move needs a \"type\" naming what to do.")
+    unknown = set(move) - MOVE_KEYS
+    if unknown:
+        raise IllegalMove(f"A move cannot have the key(s) {', '.join(sorted(map(str, unknown)))}.")
+    return move
+
+
+class Rules:
+    """Base of every game.  Subclasses set the class attributes and implement the hooks."""
+
+    slug: str = ""
+    title: str = ""
+    summary: str = ""  # one or two sentences, in the project's own words
+    min_players: int = 1
+    max_players: int = 1
+    variants: tuple[str, ...] = ("standard",)
+    # Variants that may be combined with each other ("standard" combines with nothing).
+    combinable: bool = True
+
+    # --- the contract -------------------------------------------------------------------
+
+    def new_game(self, seed: int, players: int, options: dict | None = None,
+                 deck: list[str] | None = None) -> State:
+        options = dict(options or {})
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("seed must be an integer")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title} is for {self.min_players}"
+                + (f"-{self.max_players}" if self.max_players != self.min_players else "")
+                + f" player(s), not {players}"
+            )
+        options["variant"] = self.parse_variants(options.get("variant", "standard"))
+        state: State = {"game": self.slug, "seed": seed, "rng": 0, "players": players,
+                        "options": options, "moves": 0}
+        self.setup(state, options, deck)
+        return state
+
+    def parse_variants(self, variant: object) -> list[str]:
+        names = [variant] if isinstance(variant, str) else variant
+        if not isinstance(names, list) or not names or not all(isinstance(v, str) for v in names):
+            raise ValueError("options['variant'] must be a variant name or a list of names")
+        unknown = [v for v in names if v not in self.variants]
+        if unknown:
+            raise ValueError(
+                f"Unknown variant {unknown[0]!r} for {self.title}; "
+                f"choose from {', '.join(self.variants)}"
+            )
+        chosen = sorted(set(names) - {"standard"}) or ["standard"]
+        if len(chosen) > 1 and not self.combinable:
+            raise ValueError(f"{self.title} variants cannot be combined")
+        return chosen
+
+    def to_act(self, state: State) -> list[int]:
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        check_move_shape(move)
+        if seat not in self.to_act(state):
+            if self.outcome(state) is not None:
+                raise IllegalMove("The game is over.")
+            raise IllegalMove("It is not your turn.")
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMove(self.explain_illegal(state, seat, move))
+        new = copy_state(state)
+        self.play(new, seat, move)
+        new["moves"] = new.get("moves", 0) + 1
+        return new
+
+    def view(self, state: State, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def zones(self, state: State) -> dict[str, list[str]]:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> dict | None:
+        raise NotImplementedError
+
+    def reading(self, state: State) -> dict:
+        raise NotImplementedError
+
+    def dumps(self, state: State) -> str:
+        return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def loads(self, text: str) -> State:
+        state = json.loads(text)
+        if not isinstance(state, dict) or state.get("game") != self.slug:
+            raise ValueError(f"not a {self.title} state")
+        return state
+
+    # --- hooks for subclasses -----------------------------------------------------------
+
+    def setup(self, state: State, options: dict, deck: list[str] | None) -> None:
+        raise NotImplementedError
+
+    def play(self, state: State, seat: int, move: Move) -> None:
+        """Mutate ``state`` (already a private copy) by a move known to be legal."""
+        raise NotImplementedError
+
+    def explain_illegal(self, state: State, seat: int, move: Move) -> str:
+        """Why ``move`` is not legal now, for a person; games override for better words."""
+        kinds = sorted({m["type"] for m in self.legal_moves(state, seat)})
+        if move["type"] not in kinds:
+            return f"You cannot {move['type'].replace('_', ' ')} now; you may: {', '.join(kinds)}."
+        return "That move is not allowed now."
+
+    def describe_move(self, state: State, seat: int, move: Move) -> str:
+        """A move in words, for menus, mail and logs (state is the one before the move)."""
+        parts = [move["type"].replace("_", " ")]
+        for key in ("card", "cards", "to", "column"):
+            if key in move:
+                parts.append(f"{key}={move[key]}")
+        return " ".join(str(p) for p in parts)
+
+    # --- helpers every caller uses ------------------------------------------------------
+
+    def replay(self, seed: int, players: int, options: dict | None, moves: Iterable[tuple[int, Move]],
+               deck: list[str] | None = None) -> State:
+        """Rebuild a game from its record: seed, options and the (seat, move) log."""
+        state = self.new_game(seed, players, options, deck)
+        for seat, move in moves:
+            state = self.apply(state, seat, move)
+        return state
+
+
+def check_zones(zones: dict[str, list[str]], expected: Iterable[str]) -> None:
+    """Raise AssertionError unless every expected card is in exactly one zone."""
+    seen: list[str] = [c for cards in zones.values() for c in cards]
+    if sorted(seen) != sorted(expected):
+        missing = set(expected) - set(seen)
+        dupes = {c for c in seen if seen.count(c) > 1}
+        raise AssertionError(f"cards missing {sorted(missing)} duplicated {sorted(dupes)}")

@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("allauth.urls")),
+    path("accounts/", include("sefirot_site.accounts.urls")),
+    path("games/", include("games.urls")),
+    path("journal/", include("journal.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,9 @@
+from django.shortcuts import render
+
+
+def home(request):
+    return render(request, "home.html")
+
+
+def healthz(request):
+    raise NotImplementedError  # the foundation issue builds this
