@@ -1,0 +1,385 @@
+"""Everything that changes a game, in one place: views, mail replies and tasks call these.
+
+Every mutation follows check-then-do under ``transaction.atomic()`` with the game row
+locked (``select_for_update``): the checks see the committed state, and two requests for
+the same game queue up instead of interleaving.  Errors are ``GameError`` subclasses whose
+message is for a person and whose ``status`` is the HTTP status a view should answer with;
+the engine's ``IllegalMove`` (a ``ValueError``) passes through unchanged (answer 400).
+
+Starting games
+    ``start_game(creator, mode, options, *, opponent=None, invite_email="",
+    open_challenge=False, time_control=None, seed=None, rematch_of=None) -> Game``
+    A solo game is ACTIVE at once.  A two-player game seats the creator at seat 0 and
+    leaves seat 1 INVITED (a user, or an email address with an invite token and a mail
+    sent by the worker) or OPEN (a lobby challenge).  The engine state is created at once
+    from the seed, so the record is fixed from the start.
+    ``accept_invitation(game_id, user, token=None)``, ``decline_invitation(...)``,
+    ``accept_challenge(game_id, user)``, ``cancel_game(game_id, user)``,
+    ``rematch(game_id, user) -> Game``, ``resign(game_id, user)``.
+
+Playing
+    ``submit_move(game_id, actor, move, expected_version) -> Move``
+    ``actor`` is a ``User`` (their seat in this game) or a ``Seat`` (e.g. found by its
+    ``reply_token`` for a move by mail).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
+    (409), ``StaleMove`` (409: ``expected_version`` is not the game's version, e.g. a
+    doubled submit or a mail for a turn already played) or ``IllegalMove`` (400, the
+    engine's message).  On any error nothing is written.
+
+Ending without an outcome
+    ``abandon_game(game_id, reason)`` ends an ACTIVE game as ABANDONED (time-outs of
+    co-operative and solo games, a seat whose account was deleted).  A Warring Planets
+    time-out is instead the late seat's ``{"type": "forfeit"}`` move through
+    ``submit_move(game_id, seat, ..., game.version)``.
+
+Signals (``games.signals``), each sent through ``transaction.on_commit`` so receivers
+never see a rolled-back change and always find the committed rows:
+    ``turn_changed(game_id, version, to_act)``: the set of seats that must act changed,
+        including the start of a game (the seats to act first).  Not sent when the same
+        seats go on acting (the steps of one turn), nor when the game ends.
+    ``move_applied(game_id, version, seat, to_act)``: after every applied move.
+    ``game_finished(game_id, status, version)``: the game ended (FINISHED with the
+        engine's outcome, or ABANDONED).
+    ``seat_invited(game_id, seat_id)``: a seat was offered to a user or an address.
+
+Clocks: with ``time_control`` set (days per move), ``deadline`` is set to now + days when
+the game starts and after every applied move while it goes on, and cleared when it ends.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import signals
+from games.engine import IllegalMove, get_rules
+from games.models import Game, Move, Seat, new_token
+
+__all__ = [
+    "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
+    "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
+    "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "seat_of", "next_deadline",
+]
+
+
+class GameError(Exception):
+    """A refused request; ``str(error)`` is for the player, ``status`` for the HTTP answer."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class StaleMove(GameError):
+    status = 409
+
+
+class NotYourSeat(GameError):
+    status = 403
+
+
+class GameNotRunning(GameError):
+    status = 409
+
+
+class CannotStart(GameError):
+    status = 400
+
+
+class CannotJoin(GameError):
+    status = 409
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotYourSeat("There is no such game.") from None
+
+
+def next_deadline(game: Game, now=None):
+    """When the seats to act run out of time, counted from ``now``; None without a clock."""
+    if game.time_control is None:
+        return None
+    return (now or timezone.now()) + timedelta(days=game.time_control)
+
+
+def seat_of(game: Game, actor) -> Seat:
+    """The joined seat ``actor`` (a User or a Seat) holds in ``game``, or NotYourSeat."""
+    if isinstance(actor, Seat):
+        seat = actor if actor.game_id == game.pk else None
+        if seat is not None:
+            seat = Seat.objects.filter(pk=seat.pk, status=Seat.Status.JOINED).first()
+    elif getattr(actor, "is_authenticated", False):
+        seat = game.seats.filter(user=actor, status=Seat.Status.JOINED).first()
+    else:
+        seat = None
+    if seat is None or seat.user_id is None:
+        raise NotYourSeat("You do not have a seat in this game.")
+    return seat
+
+
+def _send_on_commit(signal, **kwargs) -> None:
+    transaction.on_commit(lambda: signal.send(sender=Game, **kwargs))
+
+
+def _activate(game: Game, now) -> None:
+    """Start play once every seat is taken (the game row is locked by the caller)."""
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.deadline = next_deadline(game, now)
+    game.save(update_fields=["status", "started_at", "deadline", "updated_at"])
+    _send_on_commit(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(game.to_act))
+
+
+# --- starting games ------------------------------------------------------------------
+
+
+def start_game(creator, mode: str, options: dict | None = None, *, opponent=None, invite_email: str = "",
+               open_challenge: bool = False, time_control: int | None = None, seed: int | None = None,
+               rematch_of: Game | None = None) -> Game:
+    try:
+        rules = get_rules(mode)
+    except ValueError as error:
+        raise CannotStart(str(error)) from None
+    invite_email = (invite_email or "").strip()
+    two_player = bool(opponent or invite_email or open_challenge)
+    if sum(map(bool, (opponent, invite_email, open_challenge))) > 1:
+        raise CannotStart("Invite one player, or post an open challenge, not both.")
+    players = 2 if two_player else 1
+    if not rules.min_players <= players <= rules.max_players:
+        if players == 1:
+            raise CannotStart(f"{rules.title} is for two players: invite someone or post an open challenge.")
+        raise CannotStart(f"{rules.title} is played alone.")
+    if opponent is not None and opponent.pk == creator.pk:
+        raise CannotStart("You cannot invite yourself.")
+    if time_control is not None and time_control not in Game.TimeControl.values:
+        raise CannotStart("Choose no clock, or 1, 3 or 7 days per move.")
+    if invite_email:
+        existing = get_user_model().objects.filter(email__iexact=invite_email, is_active=True).first()
+        if existing is not None and existing.pk == creator.pk:
+            raise CannotStart("You cannot invite yourself.")
+    if seed is None:
+        seed = secrets.randbits(62)  # fits a signed 64-bit column
+    try:
+        state = rules.new_game(seed, players, options or {})
+    except ValueError as error:  # unknown variant or option: the engine says which
+        raise CannotStart(str(error)) from None
+
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            mode=mode, options=state["options"], seed=seed, players=players,
+            status=Game.Status.INVITED, version=0, state=rules.dumps(state),
+            to_act=rules.to_act(state), outcome=None, time_control=time_control,
+            created_by=creator, rematch_of=rematch_of,
+        )
+        Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now)
+        if players == 1:
+            _activate(game, now)
+            return game
+        if open_challenge:
+            Seat.objects.create(game=game, index=1, status=Seat.Status.OPEN)
+            game.status = Game.Status.OPEN
+            game.save(update_fields=["status"])
+            return game
+        seat = Seat.objects.create(
+            game=game, index=1, user=opponent, invited_email=invite_email if opponent is None else "",
+            invite_token=new_token() if opponent is None else None, status=Seat.Status.INVITED,
+        )
+        _send_on_commit(signals.seat_invited, game_id=game.pk, seat_id=seat.pk)
+        if opponent is None:
+            from games.tasks import send_invitation_mail
+
+            send_invitation_mail.delay_on_commit(seat.pk)
+        return game
+
+
+def _invited_seat(game: Game, user, token: str | None) -> Seat:
+    seats = game.seats.filter(status=Seat.Status.INVITED)
+    seat = None
+    if token:
+        seat = seats.filter(invite_token=token).first()
+    if seat is None:
+        seat = seats.filter(user=user).first() if user is not None else None
+    if seat is None:
+        raise CannotJoin("This invitation is no longer open.")
+    if seat.user_id is not None and seat.user_id != user.pk:
+        raise CannotJoin("This invitation is for someone else.")
+    return seat
+
+
+def accept_invitation(game_id: int, user, token: str | None = None) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.INVITED:
+            raise CannotJoin("This invitation is no longer open.")
+        seat = _invited_seat(game, user, token)
+        if game.seats.filter(user=user).exclude(pk=seat.pk).exists():
+            raise CannotJoin("You already have a seat in this game.")
+        now = timezone.now()
+        seat.user = user
+        seat.status = Seat.Status.JOINED
+        seat.joined_at = now
+        seat.invite_token = None  # the link has done its work
+        seat.save(update_fields=["user", "status", "joined_at", "invite_token"])
+        if not game.seats.exclude(status=Seat.Status.JOINED).exists():
+            _activate(game, now)
+        return game
+
+
+def decline_invitation(game_id: int, user, token: str | None = None) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.INVITED:
+            raise CannotJoin("This invitation is no longer open.")
+        seat = _invited_seat(game, user, token)
+        seat.status = Seat.Status.DECLINED
+        seat.invite_token = None
+        seat.save(update_fields=["status", "invite_token"])
+        game.status = Game.Status.DECLINED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+        return game
+
+
+def accept_challenge(game_id: int, user) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.OPEN:
+            raise CannotJoin("Someone else took this challenge, or it was withdrawn.")
+        if game.seats.filter(user=user).exists():
+            raise CannotJoin("This is your own challenge; wait for someone to accept it.")
+        seat = game.seats.filter(status=Seat.Status.OPEN).order_by("index").first()
+        if seat is None:
+            raise CannotJoin("This challenge has no free seat.")
+        now = timezone.now()
+        seat.user = user
+        seat.status = Seat.Status.JOINED
+        seat.joined_at = now
+        seat.save(update_fields=["user", "status", "joined_at"])
+        if not game.seats.exclude(status=Seat.Status.JOINED).exists():
+            _activate(game, now)
+        return game
+
+
+def cancel_game(game_id: int, user) -> Game:
+    """Withdraw an invitation or an open challenge before anyone played."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat_of(game, user)
+        if game.status not in Game.WAITING:
+            raise GameNotRunning("Only a game that has not started yet can be cancelled.")
+        game.status = Game.Status.CANCELLED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+        game.seats.filter(status__in=[Seat.Status.INVITED, Seat.Status.OPEN]).update(invite_token=None)
+        return game
+
+
+def rematch(game_id: int, user) -> Game:
+    """The same mode, options and clock again, with the seats swapped (a new seed)."""
+    old = Game.objects.get(pk=game_id)
+    seat_of(old, user)
+    if not old.is_over or old.status in (Game.Status.CANCELLED, Game.Status.DECLINED):
+        raise GameNotRunning("A rematch can follow only a game that was played to its end.")
+    kwargs = {}
+    if old.players == 2:
+        other = old.seats.exclude(user=user).first()
+        if other is not None and other.user is not None and other.user.is_active:
+            kwargs["opponent"] = other.user
+        else:
+            kwargs["open_challenge"] = True
+    game = start_game(user, old.mode, {k: v for k, v in old.options.items()},
+                      time_control=old.time_control, rematch_of=old, **kwargs)
+    return game
+
+
+def _finish(game: Game, status: str, reason: str, now) -> None:
+    game.status = status
+    game.finished_at = now
+    game.deadline = None
+    game.end_reason = reason[:200]
+    game.seats.exclude(status=Seat.Status.JOINED).update(invite_token=None)
+    _send_on_commit(signals.game_finished, game_id=game.pk, status=str(status), version=game.version)
+
+
+def abandon_game(game_id: int, reason: str) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise GameNotRunning("This game is not in play.")
+        _finish(game, Game.Status.ABANDONED, reason, timezone.now())
+        game.save(update_fields=["status", "finished_at", "deadline", "end_reason", "updated_at"])
+        return game
+
+
+def resign(game_id: int, user) -> Game:
+    """Give up: a forfeit where the game has one (Warring Planets), else the game is abandoned."""
+    game = Game.objects.get(pk=game_id)
+    seat = seat_of(game, user)
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotRunning("This game is not in play.")
+    forfeit = {"type": "forfeit"}
+    if forfeit in game.rules.legal_moves(game.load_state(), seat.index):
+        submit_move(game.pk, seat, forfeit, game.version)
+        return Game.objects.get(pk=game.pk)
+    return abandon_game(game.pk, f"{seat.player_name} left the game.")
+
+
+# --- playing ---------------------------------------------------------------------------
+
+
+def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = seat_of(game, actor)
+        if game.status != Game.Status.ACTIVE:
+            if game.is_over:
+                raise GameNotRunning("This game is over; no more moves can be made.")
+            raise GameNotRunning("This game has not started yet.")
+        if expected_version != game.version:
+            raise StaleMove(
+                "The game moved on since this board was shown (a move was already made), "
+                "so nothing was played. Here is the board as it is now."
+            )
+        rules = game.rules
+        state = rules.loads(game.state)
+        new = rules.apply(state, seat.index, move)  # IllegalMove: nothing written yet
+        description = rules.describe_move(state, seat.index, move)
+        to_act_before = list(game.to_act)
+        to_act = rules.to_act(new)
+        outcome = rules.outcome(new)
+        now = timezone.now()
+
+        game.state = rules.dumps(new)
+        game.version = expected_version + 1
+        game.to_act = to_act
+        game.outcome = outcome
+        fields = ["state", "version", "to_act", "outcome", "updated_at"]
+        if outcome is not None:
+            _finish(game, Game.Status.FINISHED, outcome.get("reason", ""), now)
+            fields += ["status", "finished_at", "deadline", "end_reason"]
+        else:
+            game.deadline = next_deadline(game, now)
+            fields.append("deadline")
+        # The version condition makes a doubled submission fail even where the database
+        # has no row locks (SQLite ignores select_for_update).
+        updated = Game.objects.filter(pk=game.pk, version=expected_version).update(
+            **{f: getattr(game, f) for f in fields if f != "updated_at"}, updated_at=now
+        )
+        if updated != 1:
+            raise StaleMove("The game moved on while this move was sent, so nothing was played.")
+        record = Move.objects.create(
+            game=game, number=game.version, seat=seat.index, move=move, description=description[:300]
+        )
+        _send_on_commit(signals.move_applied, game_id=game.pk, version=game.version,
+                        seat=seat.index, to_act=list(to_act))
+        if outcome is None and sorted(to_act) != sorted(to_act_before):
+            _send_on_commit(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(to_act))
+        return record
