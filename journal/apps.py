@@ -3,3 +3,11 @@ from django.apps import AppConfig
 
 class JournalConfig(AppConfig):
     name = "journal"
+
+    def ready(self):
+        from games.signals import game_finished
+
+        from . import services
+
+        # A finished game leaves its reading in each human player's journal.
+        game_finished.connect(services.on_game_finished, dispatch_uid="journal.entries_from_game")

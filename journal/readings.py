@@ -1,0 +1,382 @@
+"""Readings: the one JSON shape every journal entry keeps, whatever made it.
+
+A reading is::
+
+    {"version": 1,
+     "layout": "tree" | "spread" | "starfield" | "tale",
+     "sections": [{"id": "central", "title": "...", "about": "...",
+                   "positions": [{"id": "crown", "label": "The Crown",
+                                  "question": "...", "meaning": "...",
+                                  "card": "M19", "reversed": false,
+                                  "minors": [{"card": "Ac", "reversed": false}],
+                                  "note": "..."}]}],
+     "story": ["a line of the tale", ...],
+     "summary": "how the game ended",
+     "draw": {"spread": "three", "seed": 123, "reversals": true}}   # site-drawn only
+
+Games' engines hand over ``rules.reading(state)``; ``from_game`` below lays each mode's out
+as on its board.  Readings typed in from a physical deck or drawn by the site use the
+spreads in ``SPREADS``.  ``clean_reading`` checks any reading (a form's, an import's)
+before it is stored, so templates and the statistics can trust the shape.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+
+from games.engine import cards as deck
+
+VERSION = 1
+LAYOUTS = ("tree", "spread", "starfield", "tale")
+MAX_SECTIONS = 12
+MAX_POSITIONS = 40
+MAX_CARDS = 400
+MAX_MINORS = 20
+MAX_STORY_LINES = 400
+MAX_TEXT = 1000
+
+
+class ReadingError(ValueError):
+    """A reading that does not have the journal's shape; the message is for a person."""
+
+
+# --- spreads for readings made outside a game ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    id: str
+    label: str
+    question: str
+    majors_only: bool = False
+
+
+@dataclass(frozen=True)
+class Spread:
+    slug: str
+    title: str
+    about: str
+    layout: str
+    positions: tuple[Position, ...]
+
+
+SPREADS: dict[str, Spread] = {
+    s.slug: s
+    for s in (
+        Spread("one", "One card", "A single card for the day or for one question.", "spread", (
+            Position("card", "The card", "What asks for my attention now?"),
+        )),
+        Spread("three", "Three cards", "What led here, where things stand, where they lean.", "spread", (
+            Position("past", "Past", "What has brought me to this point?"),
+            Position("present", "Present", "Where do I stand today?"),
+            Position("future", "Future", "Where is this heading if nothing changes?"),
+        )),
+        Spread(
+            "sefira", "The central Sefira",
+            "The middle pillar of the Tree, read from the root upwards, one Major on each.", "tree", (
+                Position("foundation", "The Foundation", "What holds me up, for good or ill?", True),
+                Position("spirit", "Spirit", "What lives in me that wants to be heard?", True),
+                Position("knowledge", "Knowledge", "Where should my attention turn?", True),
+                Position("crown", "The Crown", "What lifts me towards the light?", True),
+            ),
+        ),
+        Spread("cross", "Crossroads", "Four cards for a choice between paths.", "spread", (
+            Position("situation", "The situation", "What is really going on?"),
+            Position("challenge", "The challenge", "What makes this hard?"),
+            Position("advice", "The advice", "What would help me most?"),
+            Position("outcome", "The likely outcome", "Where does the path I am on lead?"),
+        )),
+    )
+}
+# Free-form readings from a physical deck: the player names the positions.
+FREE_SPREAD_MAX = 10
+
+
+def draw_spread(spread_slug: str, *, reversals: bool = True, seed: int | None = None) -> dict:
+    """Let the site draw a spread: a fresh seed from the OS, kept so the draw can be redone."""
+    spread = SPREADS.get(spread_slug)
+    if spread is None:
+        raise ReadingError(f"Unknown spread {spread_slug!r}.")
+    if seed is None:
+        seed = secrets.randbits(63)
+    rng = random.Random(seed)
+    majors = list(deck.MAJORS)
+    whole = list(deck.DECK)
+    rng.shuffle(majors)
+    rng.shuffle(whole)
+    used: set[str] = set()
+    positions = []
+    for pos in spread.positions:
+        pile = majors if pos.majors_only else whole
+        card = next(c for c in pile if c not in used)
+        used.add(card)
+        positions.append({
+            "id": pos.id, "label": pos.label, "question": pos.question, "meaning": "", "card": card,
+            "reversed": bool(reversals and rng.random() < 0.5), "minors": [], "note": "",
+        })
+    return {
+        "version": VERSION,
+        "layout": spread.layout,
+        "sections": [{"id": spread.slug, "title": spread.title, "about": spread.about, "positions": positions}],
+        "story": [],
+        "summary": "",
+        "draw": {"spread": spread.slug, "seed": seed, "reversals": reversals},
+    }
+
+
+def manual_reading(spread_slug: str, rows: list[dict]) -> dict:
+    """A reading typed in from a physical deck: rows of label/card/reversed/minors."""
+    if spread_slug == "free":
+        title, about, layout = "My spread", "Positions named by the reader.", "spread"
+    else:
+        spread = SPREADS.get(spread_slug)
+        if spread is None:
+            raise ReadingError(f"Unknown spread {spread_slug!r}.")
+        title, about, layout = spread.title, spread.about, spread.layout
+    positions = []
+    for i, row in enumerate(rows):
+        positions.append({
+            "id": row.get("id") or f"p{i + 1}",
+            "label": row.get("label") or f"Card {i + 1}",
+            "question": row.get("question") or "",
+            "meaning": "",
+            "card": row["card"],
+            "reversed": bool(row.get("reversed")),
+            "minors": [{"card": m, "reversed": False} for m in row.get("minors", [])],
+            "note": "",
+        })
+    return clean_reading({
+        "version": VERSION, "layout": layout,
+        "sections": [{"id": spread_slug, "title": title, "about": about, "positions": positions}],
+        "story": [], "summary": "",
+    })
+
+
+def parse_card(text: str) -> str:
+    """A card from its code (``9p``, ``M19``) or its name (``Nine of Pentacles``, ``The Sun``)."""
+    raw = text.strip()
+    if not raw:
+        raise ReadingError("An empty card name.")
+    for code in (raw, raw[:1].upper() + raw[1:].lower(), raw.upper()):
+        if deck.is_card(code):
+            return code
+    wanted = " ".join(raw.lower().split())
+    for code, card in deck.CARDS.items():
+        if card.name.lower() in (wanted, "the " + wanted) or deck.label(code).lower() == wanted:
+            return code
+    raise ReadingError(f"{raw!r} is not a card: use a name such as \u201cNine of Pentacles\u201d or a code such as 9p.")
+
+
+def parse_cards(text: str) -> list[str]:
+    return [parse_card(part) for part in text.replace(";", ",").split(",") if part.strip()]
+
+
+# --- checking any reading ----------------------------------------------------------------
+
+
+def _text(value, what: str, limit: int = MAX_TEXT) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ReadingError(f"{what} must be text.")
+    if len(value) > limit:
+        raise ReadingError(f"{what} is longer than {limit} characters.")
+    return value
+
+
+def _card(value, what: str) -> str:
+    if not deck.is_card(value):
+        raise ReadingError(f"{what}: {value!r} is not a card code.")
+    return value
+
+
+def clean_reading(data: object) -> dict:
+    """Return a normalised copy of ``data`` or raise ReadingError saying what is wrong."""
+    if not isinstance(data, dict):
+        raise ReadingError("A reading must be an object.")
+    layout = data.get("layout", "spread")
+    if layout not in LAYOUTS:
+        raise ReadingError(f"Unknown layout {layout!r}.")
+    sections_in = data.get("sections")
+    if not isinstance(sections_in, list) or not sections_in:
+        raise ReadingError("A reading needs at least one section.")
+    if len(sections_in) > MAX_SECTIONS:
+        raise ReadingError(f"A reading has at most {MAX_SECTIONS} sections.")
+    sections = []
+    total = 0
+    for s_index, section in enumerate(sections_in):
+        if not isinstance(section, dict):
+            raise ReadingError("Each section must be an object.")
+        positions_in = section.get("positions", [])
+        if not isinstance(positions_in, list):
+            raise ReadingError("A section's positions must be a list.")
+        positions = []
+        for p_index, pos in enumerate(positions_in):
+            if not isinstance(pos, dict):
+                raise ReadingError("Each position must be an object.")
+            where = f"Position {p_index + 1} of section {s_index + 1}"
+            card = pos.get("card")
+            if card is not None:
+                _card(card, where)
+            minors_in = pos.get("minors", [])
+            if not isinstance(minors_in, list) or len(minors_in) > MAX_MINORS:
+                raise ReadingError(f"{where}: minors must be a list of at most {MAX_MINORS}.")
+            minors = []
+            for m in minors_in:
+                if isinstance(m, str):
+                    m = {"card": m}
+                if not isinstance(m, dict):
+                    raise ReadingError(f"{where}: each Minor must be an object with a card.")
+                minors.append({"card": _card(m.get("card"), where), "reversed": bool(m.get("reversed", False))})
+            positions.append({
+                "id": _text(pos.get("id"), f"{where}'s id", 40) or f"p{p_index + 1}",
+                "label": _text(pos.get("label"), f"{where}'s label", 120),
+                "question": _text(pos.get("question"), f"{where}'s question", 300),
+                "meaning": _text(pos.get("meaning"), f"{where}'s meaning", 300),
+                "card": card,
+                "reversed": bool(pos.get("reversed", False)),
+                "minors": minors,
+                "note": _text(pos.get("note"), f"{where}'s note", 300),
+            })
+            total += 1 + len(minors)
+        if len(positions) > MAX_POSITIONS or total > MAX_CARDS:
+            raise ReadingError("That reading holds too many cards.")
+        sections.append({
+            "id": _text(section.get("id"), "A section's id", 40) or f"s{s_index + 1}",
+            "title": _text(section.get("title"), "A section's title", 120),
+            "about": _text(section.get("about"), "A section's description", MAX_TEXT),
+            "positions": positions,
+        })
+    story = data.get("story", [])
+    if not isinstance(story, list) or len(story) > MAX_STORY_LINES:
+        raise ReadingError(f"The story must be a list of at most {MAX_STORY_LINES} lines.")
+    cleaned = {
+        "version": VERSION,
+        "layout": layout,
+        "sections": sections,
+        "story": [_text(line, "A line of the story") for line in story],
+        "summary": _text(data.get("summary"), "The summary"),
+    }
+    draw = data.get("draw")
+    if draw is not None:
+        if not isinstance(draw, dict) or draw.get("spread") not in SPREADS or not isinstance(draw.get("seed"), int):
+            raise ReadingError("The draw record must name a spread and an integer seed.")
+        cleaned["draw"] = {"spread": draw["spread"], "seed": draw["seed"], "reversals": bool(draw.get("reversals"))}
+    if not any(True for _ in iter_cards(cleaned)):
+        raise ReadingError("A reading needs at least one card.")
+    return cleaned
+
+
+def iter_cards(reading: dict):
+    """Every card of a reading: (card, "section:position", reversed, is_position_card)."""
+    for section in reading.get("sections", []):
+        for pos in section.get("positions", []):
+            where = f"{section.get('id', '')}:{pos.get('id', '')}"[:40]
+            if pos.get("card"):
+                yield pos["card"], where, bool(pos.get("reversed")), True
+            for m in pos.get("minors", []):
+                yield m["card"], where, bool(m.get("reversed")), False
+
+
+def position_cards(reading: dict) -> list[str]:
+    """The cards that stand on positions, in reading order, each once."""
+    seen: list[str] = []
+    for card, _where, _rev, on_position in iter_cards(reading):
+        if on_position and card not in seen:
+            seen.append(card)
+    return seen
+
+
+def all_cards(reading: dict) -> list[str]:
+    seen: list[str] = []
+    for card, _where, _rev, _pos in iter_cards(reading):
+        if card not in seen:
+            seen.append(card)
+    return seen
+
+
+# --- readings of finished games ------------------------------------------------------------
+
+SOURCE_NOTES = {
+    "hand": "Not placed during the game: taken from your hand to complete the reading.",
+    "deck": "Not placed during the game: drawn from the deck to complete the reading.",
+}
+
+
+def _know_thyself(engine: dict, outcome: dict | None) -> dict:
+    positions = []
+    # The engine lists the Sefira from the root upwards; the page shows them as on the
+    # board, the Crown at the top.
+    for pos in reversed(engine.get("positions", [])):
+        note = SOURCE_NOTES.get(pos.get("source") or "", "")
+        if pos.get("source") == "tree":
+            note = "Resolved on the Tree." if pos.get("resolved") else "Still unresolved when the game ended."
+        positions.append({
+            "id": pos["space"], "label": pos.get("name") or pos["space"], "question": pos.get("question", ""),
+            "meaning": pos.get("meaning", ""), "card": pos.get("major"), "reversed": False,
+            "minors": [{"card": m, "reversed": False} for m in pos.get("minors", [])], "note": note,
+        })
+    sections = [{"id": "central", "title": "The four central Sefira",
+                 "about": "The middle pillar of the Tree, from the Crown down to the Foundation.",
+                 "positions": positions}]
+    obstacle = engine.get("obstacle")
+    if obstacle:
+        sections.append({"id": "obstacle", "title": "The obstacle", "about": "", "positions": [{
+            "id": "obstacle", "label": obstacle.get("name") or "The Obstacle",
+            "question": obstacle.get("question", ""), "meaning": obstacle.get("meaning", ""),
+            "card": obstacle["card"], "reversed": False, "minors": [], "note": "",
+        }]})
+    return {"version": VERSION, "layout": "tree", "sections": sections, "story": [],
+            "summary": _summary(outcome)}
+
+
+def _summary(outcome: dict | None) -> str:
+    if not outcome:
+        return ""
+    result = {"win": "Won", "loss": "Lost", "draw": "A draw", "ended": "Ended"}.get(outcome.get("result"), "Ended")
+    scores = outcome.get("scores") or []
+    text = f"{result}: {outcome.get('reason', '').rstrip('.')}." if outcome.get("reason") else f"{result}."
+    if scores:
+        text += f" Score {', '.join(str(s) for s in scores)}."
+    return text
+
+
+def _generic(engine: dict, outcome: dict | None) -> dict:
+    """A mode without a dedicated layout yet: its reading's cards, in the engine's order."""
+    positions = []
+    for i, pos in enumerate(engine.get("positions", []) or []):
+        card = pos.get("card") or pos.get("major")
+        if not deck.is_card(card):
+            continue
+        positions.append({
+            "id": str(pos.get("space") or pos.get("id") or f"p{i + 1}")[:40],
+            "label": pos.get("name") or pos.get("label") or f"Card {i + 1}",
+            "question": pos.get("question", ""), "meaning": pos.get("meaning", ""), "card": card,
+            "reversed": bool(pos.get("reversed")), "minors": [
+                {"card": m, "reversed": False} for m in pos.get("minors", []) if deck.is_card(m)
+            ], "note": "",
+        })
+    if not positions:
+        positions = [{"id": f"c{i + 1}", "label": f"Card {i + 1}", "question": "", "meaning": "", "card": c,
+                      "reversed": False, "minors": [], "note": ""}
+                     for i, c in enumerate(engine.get("cards", []) or []) if deck.is_card(c)]
+    return {"version": VERSION, "layout": "spread",
+            "sections": [{"id": "reading", "title": "The reading", "about": "", "positions": positions}],
+            "story": [str(line) for line in engine.get("story", []) or []], "summary": _summary(outcome)}
+
+
+GAME_LAYOUTS = {"know_thyself": _know_thyself}
+
+
+def from_game(mode: str, rules, state: dict, seat: int) -> dict:
+    """Lay a finished game's ``rules.reading(state)`` out for the journal of one seat."""
+    adapter = GAME_LAYOUTS.get(mode, _generic)
+    return clean_reading(adapter(rules.reading(state), rules.outcome(state)))
+
+
+def game_title(rules, state: dict, seat: int) -> str:
+    outcome = rules.outcome(state) or {}
+    result = {"win": "won", "loss": "lost", "draw": "drawn", "ended": "ended"}.get(outcome.get("result"), "finished")
+    return f"{rules.title}, {result}"

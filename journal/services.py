@@ -1,0 +1,431 @@
+"""Everything the journal does, as functions the views, the game signal and the tasks call.
+
+Views stay thin: they check who asks (``entry_for_owner`` and friends raise Http404 for
+anyone else), call one function here and render.  Entry and seal changes that depend on
+the current row run under ``select_for_update``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import secrets
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import markdown
+import nh3
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Q
+from django.http import Http404
+from django.urls import reverse
+from django.utils.html import escape, linebreaks
+from django.utils.safestring import SafeString, mark_safe
+
+from games.engine import cards as deck
+
+from . import readings
+from .models import Entry, EntryCard, Mode, Seal, Tag
+
+log = logging.getLogger(__name__)
+
+MAX_TAGS = 12
+SEAL_MIN_CARDS = 2
+SEAL_MAX_CARDS = 5
+
+
+# --- access ------------------------------------------------------------------------------
+
+
+def entry_for_owner(user, pk, *, lock: bool = False) -> Entry:
+    """The entry if ``user`` owns it; Http404 for anyone else, so its existence never leaks."""
+    if not user.is_authenticated:
+        raise Http404("No such entry.")
+    qs = Entry.objects.filter(owner=user)
+    if lock:
+        qs = qs.select_for_update()
+    try:
+        return qs.get(pk=pk)
+    except (Entry.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such entry.") from None
+
+
+def entry_for_share_token(token: str) -> Entry:
+    if not token or len(token) > 64:
+        raise Http404("This link does not work (any more).")
+    try:
+        return Entry.objects.select_related("owner").get(share_token=token)
+    except Entry.DoesNotExist:
+        raise Http404("This link does not work (any more).") from None
+
+
+def seal_of_entry(entry: Entry, pk) -> Seal:
+    try:
+        return entry.seals.get(pk=pk)
+    except (Seal.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such seal.") from None
+
+
+# --- entries -----------------------------------------------------------------------------
+
+
+def clean_tags(names) -> list[str]:
+    """Tags as typed (``dreams, Work  ,dreams``) -> ``["dreams", "work"]``."""
+    if isinstance(names, str):
+        names = names.split(",")
+    out: list[str] = []
+    for name in names:
+        name = " ".join(str(name).split()).lower()[:40]
+        if name and name not in out:
+            out.append(name)
+    if len(out) > MAX_TAGS:
+        raise ValueError(f"At most {MAX_TAGS} tags per entry.")
+    return out
+
+
+def set_tags(entry: Entry, names) -> None:
+    tags = [Tag.objects.get_or_create(owner=entry.owner, name=name)[0] for name in clean_tags(names)]
+    entry.tags.set(tags)
+
+
+def sync_cards(entry: Entry) -> None:
+    """Rebuild the card rows that search and statistics read from the reading."""
+    EntryCard.objects.filter(entry=entry).delete()
+    EntryCard.objects.bulk_create(
+        EntryCard(entry=entry, card=card, suit=deck.suit_of(card) or "major", position=where, reversed=rev)
+        for card, where, rev, _on_position in readings.iter_cards(entry.reading)
+    )
+
+
+@transaction.atomic
+def create_entry(owner, *, title: str, mode: str, reading: dict, date: dt.date | None = None,
+                 reflections: str = "", reflections_format: str = Entry.Format.TEXT, tags=(),
+                 source_game=None, source_seat: int | None = None, uid=None) -> Entry:
+    if mode not in Mode.values:
+        raise ValueError(f"Unknown mode {mode!r}.")
+    entry = Entry(
+        owner=owner, title=title.strip()[:200] or "Untitled reading", mode=mode,
+        reading=readings.clean_reading(reading), reflections=reflections,
+        reflections_format=reflections_format, source_game=source_game, source_seat=source_seat,
+    )
+    if date is not None:
+        entry.date = date
+    if uid is not None:
+        entry.uid = uid
+    entry.save()
+    set_tags(entry, tags)
+    sync_cards(entry)
+    return entry
+
+
+@transaction.atomic
+def update_entry(entry: Entry, *, title: str, date: dt.date, reflections: str, reflections_format: str,
+                 tags) -> Entry:
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry.title = title.strip()[:200] or entry.title
+    entry.date = date
+    entry.reflections = reflections
+    entry.reflections_format = reflections_format
+    entry.save(update_fields=["title", "date", "reflections", "reflections_format", "updated"])
+    set_tags(entry, tags)
+    return entry
+
+
+@transaction.atomic
+def delete_entry(entry: Entry) -> None:
+    owner = entry.owner
+    entry.delete()
+    remove_orphan_seal_files(owner)
+
+
+def record_manual(owner, *, spread: str, rows: list[dict], title: str, date=None, tags=()) -> Entry:
+    reading = readings.manual_reading(spread, rows)
+    return create_entry(owner, title=title, mode=Mode.PHYSICAL, reading=reading, date=date, tags=tags)
+
+
+def record_drawn(owner, *, spread: str, reversals: bool, title: str = "", date=None, tags=()) -> Entry:
+    reading = readings.draw_spread(spread, reversals=reversals)
+    title = title or f"{readings.SPREADS[spread].title} drawn for me"
+    return create_entry(owner, title=title, mode=Mode.DRAWN, reading=reading, date=date, tags=tags)
+
+
+# --- from games --------------------------------------------------------------------------
+
+
+def entries_from_game(game_id: int) -> list[Entry]:
+    """One entry per human seat of a finished game; safe to call any number of times."""
+    from games.models import Game
+
+    try:
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        return []
+    if game.status != Game.Status.FINISHED or game.mode not in Mode.values:
+        return []
+    state = game.load_state()
+    made = []
+    for seat in game.seats.filter(user__isnull=False).select_related("user"):
+        reading = readings.from_game(game.mode, game.rules, state, seat.index)
+        with transaction.atomic():
+            existing = Entry.objects.filter(owner=seat.user, source_game=game).first()
+            if existing is not None:
+                continue
+            entry = create_entry(
+                seat.user, title=readings.game_title(game.rules, state, seat.index), mode=game.mode,
+                reading=reading, date=(game.finished_at or game.updated_at).date(),
+                source_game=game, source_seat=seat.index,
+            )
+        made.append(entry)
+    return made
+
+
+def on_game_finished(sender, game_id, status, **kwargs):
+    if status != "finished":
+        return
+    try:
+        entries_from_game(game_id)
+    except Exception:  # the game is over either way; a journal hiccup must not break a move
+        log.exception("could not make journal entries for game %s", game_id)
+
+
+# --- sharing -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def share(entry: Entry) -> Entry:
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not entry.share_token:
+        entry.share_token = secrets.token_urlsafe(32)
+        entry.save(update_fields=["share_token", "updated"])
+    return entry
+
+
+@transaction.atomic
+def revoke_share(entry: Entry) -> Entry:
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry.share_token = None
+    entry.save(update_fields=["share_token", "updated"])
+    return entry
+
+
+# --- reflections -------------------------------------------------------------------------
+
+ALLOWED_TAGS = {
+    "p", "br", "hr", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li",
+    "h1", "h2", "h3", "h4", "h5", "h6", "a", "del", "table", "thead", "tbody", "tr", "th", "td",
+}
+
+
+def _markdown_without_html() -> markdown.Markdown:
+    md = markdown.Markdown(extensions=["sane_lists", "tables"], output_format="html")
+    # Raw HTML in a reflection is text the writer typed, not markup: with these two
+    # processors gone Markdown escapes it like any other character.
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    return md
+
+
+def render_reflections(text: str, fmt: str) -> SafeString:
+    if not text:
+        return mark_safe("")
+    if fmt == Entry.Format.MARKDOWN:
+        html = _markdown_without_html().convert(text)
+        # nh3 is the second wall: whatever Markdown emits, only these tags and http(s)/mailto
+        # links survive.
+        return mark_safe(nh3.clean(html, tags=ALLOWED_TAGS, url_schemes={"http", "https", "mailto"},
+                                   link_rel="noopener noreferrer nofollow"))
+    return mark_safe(linebreaks(escape(text)))
+
+
+# --- finding -----------------------------------------------------------------------------
+
+
+def search(owner, *, text: str = "", card: str = "", tag: str = "", mode: str = ""):
+    qs = Entry.objects.filter(owner=owner)
+    for word in text.split():
+        qs = qs.filter(Q(title__icontains=word) | Q(reflections__icontains=word) | Q(tags__name__icontains=word))
+    if card:
+        qs = qs.filter(cards__card=card)
+    if tag:
+        qs = qs.filter(tags__name=tag.strip().lower())
+    if mode:
+        qs = qs.filter(mode=mode)
+    return qs.distinct().prefetch_related("tags")
+
+
+def card_statistics(owner, start: dt.date | None, end: dt.date | None, top: int = 12) -> dict:
+    """How often each card and each suit appeared in the owner's readings in a period."""
+    rows = EntryCard.objects.filter(entry__owner=owner)
+    if start:
+        rows = rows.filter(entry__date__gte=start)
+    if end:
+        rows = rows.filter(entry__date__lte=end)
+    cards = list(rows.values("card").annotate(n=Count("id")).order_by("-n", "card")[:top])
+    suits = dict(rows.values_list("suit").annotate(n=Count("id")))
+    entries = Entry.objects.filter(owner=owner)
+    if start:
+        entries = entries.filter(date__gte=start)
+    if end:
+        entries = entries.filter(date__lte=end)
+    suit_rows = [
+        {"suit": key, "label": "Major Arcana" if key == "major" else deck.SUIT_NAMES[key], "n": suits.get(key, 0)}
+        for key in ("major", *deck.SUITS)
+    ]
+    return {
+        "entries": entries.count(),
+        "cards": [{"card": r["card"], "label": deck.label(r["card"]), "n": r["n"]} for r in cards],
+        "suits": suit_rows,
+        "total": sum(suits.values()),
+    }
+
+
+def bar_chart(stats: dict, width: int = 640, bar: int = 22, gap: int = 6, label_width: int = 190) -> dict:
+    """Geometry for the server-drawn SVG bar charts (cards and suits) of the statistics page."""
+
+    def bars(rows):
+        most = max((r["n"] for r in rows), default=0) or 1
+        room = width - label_width - 50
+        out = []
+        for i, r in enumerate(rows):
+            out.append({**r, "y": i * (bar + gap), "text_y": i * (bar + gap) + bar * 0.7,
+                        "w": round(room * r["n"] / most, 1), "x": label_width,
+                        "n_x": label_width + round(room * r["n"] / most, 1) + 6})
+        return {"rows": out, "height": max(1, len(out) * (bar + gap)), "width": width, "bar": bar,
+                "label_x": label_width - 8}
+
+    return {"cards": bars(stats["cards"]), "suits": bars(stats["suits"])}
+
+
+# --- seals -------------------------------------------------------------------------------
+
+# The size the live preview is drawn at (the SVG scales, so any will do).
+PREVIEW_SIZE = "10cm"
+
+
+def clean_seal_input(cards: list[str], words: list[str]) -> tuple[list[str], list[str]]:
+    """The renderer's own check (card count, unknown cards, words it cannot letter), with
+    the words kept as the player typed them; raises a ValueError whose message is for them."""
+    from .seals import check_seal_input
+
+    codes, _inscribed, _fmt, _size = check_seal_input(list(cards), [" ".join(str(w).split()) for w in words])
+    return codes, [" ".join(str(w).split()) for w in words]
+
+
+def seal_input_hash(cards: list[str], words: list[str]) -> str:
+    # The renderer's digest: words that differ only in case or spacing draw the same seal,
+    # so they are the same seal here too.
+    from .seals import seal_digest
+
+    return seal_digest(cards, words)
+
+
+def default_seal_input(entry: Entry) -> tuple[list[str], list[str]]:
+    """The reading's cards (for Know Thyself every one of them), each with its keyword."""
+    cards = readings.position_cards(entry.reading)[:SEAL_MAX_CARDS]
+    if len(cards) < SEAL_MIN_CARDS:
+        extra = [c for c in readings.all_cards(entry.reading) if c not in cards]
+        cards += extra[: SEAL_MIN_CARDS - len(cards)]
+    return cards, [deck.keyword(c) for c in cards]
+
+
+def request_seal(entry: Entry, cards: list[str], words: list[str]) -> Seal:
+    """The entry's seal for this input, queued for rendering unless it is done or under way.
+
+    The same cards and words give the same seal (and the same files), so pressing
+    "Render" twice renders once.
+    """
+    from .tasks import render_seal_task
+
+    cards, words = clean_seal_input(cards, words)
+    digest = seal_input_hash(cards, words)
+    with transaction.atomic():
+        Entry.objects.select_for_update().get(pk=entry.pk)  # one request per entry at a time
+        seal, created = Seal.objects.get_or_create(
+            entry=entry, input_hash=digest, defaults={"cards": cards, "words": words},
+        )
+        if not created and seal.status == Seal.Status.FAILED:
+            seal.status, seal.error = Seal.Status.QUEUED, ""
+            seal.save(update_fields=["status", "error", "updated"])
+            created = True
+        if created:
+            render_seal_task.delay_on_commit(seal.pk)
+    return seal
+
+
+def retry_seal(seal: Seal) -> Seal:
+    from .tasks import render_seal_task
+
+    with transaction.atomic():
+        seal = Seal.objects.select_for_update().get(pk=seal.pk)
+        if seal.status != Seal.Status.FAILED:
+            return seal
+        seal.status, seal.error, seal.attempts = Seal.Status.QUEUED, "", 0
+        seal.save(update_fields=["status", "error", "attempts", "updated"])
+        render_seal_task.delay_on_commit(seal.pk)
+    return seal
+
+
+def seal_context(seal: Seal) -> dict:
+    """What the seal page and its polled progress region show."""
+    from .tasks import seal_outputs
+
+    outputs = seal_outputs()
+    files = []
+    for fmt, size in outputs:
+        kind = f"{fmt}-{size}"
+        if kind in seal.files:
+            files.append({"kind": kind, "fmt": fmt, "size": size, "label": output_label(fmt, size),
+                          "url": reverse("journal:seal_file", args=[seal.entry_id, seal.pk, kind])})
+    return {
+        "seal": seal, "entry": seal.entry, "files": files, "total": len(outputs), "done_count": len(files),
+        "percent": round(100 * len(files) / len(outputs)) if outputs else 100,
+        "pairs": list(zip(seal.cards, seal.words)),
+        "working": seal.status in (Seal.Status.QUEUED, Seal.Status.RENDERING),
+    }
+
+
+def output_label(fmt: str, size: str) -> str:
+    from .seals import SIZE_LABELS
+
+    if fmt == "svg":
+        return "SVG (scalable)"
+    extra = " at 300 dpi" if fmt == "png" else ", with print margins" if fmt == "pdf" else ""
+    return f"{fmt.upper()} {SIZE_LABELS.get(size, size)}{extra}"
+
+
+def seal_dir(owner_id: int) -> Path:
+    return Path(settings.MEDIA_ROOT) / "seals" / f"u{owner_id}"
+
+
+def remove_orphan_seal_files(owner) -> None:
+    """Delete the owner's seal files that no remaining seal points at."""
+    folder = seal_dir(owner.pk)
+    if not folder.is_dir():
+        return
+    kept = {
+        Path(path).name
+        for files in Seal.objects.filter(entry__owner=owner).values_list("files", flat=True)
+        for path in (files or {}).values()
+    }
+    for path in folder.iterdir():
+        if path.is_file() and path.name not in kept:
+            path.unlink(missing_ok=True)
+
+
+# --- account deletion ------------------------------------------------------------------------
+
+
+def delete_journal(user) -> None:
+    """A journal is personal data: everything of it goes, seal files included."""
+    with transaction.atomic():
+        Entry.objects.filter(owner=user).delete()
+        Tag.objects.filter(owner=user).delete()
+    shutil.rmtree(seal_dir(user.pk), ignore_errors=True)
+
+
+def on_account_deleting(sender, user, **kwargs):
+    delete_journal(user)
