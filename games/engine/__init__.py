@@ -25,5 +25,6 @@ def get_rules(slug: str) -> Rules:
 
 # Each game module registers itself on import; the order here is the order the site lists them.
 # (game modules add their import line here)
+from . import know_thyself  # noqa: E402,F401
 
 __all__ = ["RULES", "IllegalMove", "Rules", "get_rules", "register"]

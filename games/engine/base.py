@@ -111,7 +111,7 @@ class Rules:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, move: Move) -> State:
-        check_move_shape(move)
+        move = self.normalise_move(check_move_shape(move))
         if seat not in self.to_act(state):
             if self.outcome(state) is not None:
                 raise IllegalMove("The game is over.")
@@ -152,6 +152,12 @@ class Rules:
     def play(self, state: State, seat: int, move: Move) -> None:
         """Mutate ``state`` (already a private copy) by a move known to be legal."""
         raise NotImplementedError
+
+    def normalise_move(self, move: Move) -> Move:
+        """The canonical form of a well-shaped move (e.g. a set of cards in a fixed order),
+        so a player need not guess the order ``legal_moves`` lists; must return a new dict
+        rather than change the caller's."""
+        return move
 
     def explain_illegal(self, state: State, seat: int, move: Move) -> str:
         """Why ``move`` is not legal now, for a person; games override for better words."""

@@ -1,0 +1,104 @@
+"""Engine speed: complete random games per second, and microseconds per call.
+
+Run from the repository root:  .venv/bin/python bench/engine.py [--game SLUG ...] [--seconds S]
+
+Every registered game is measured unless ``--game`` names some.  A game is played from a
+fresh ``new_game`` to its ``outcome`` by picking uniformly among ``legal_moves`` of the first
+seat in ``to_act``; the figures are games per second (whole loop, one core), and the mean
+microseconds of one ``legal_moves`` call and of one ``apply`` call.  To bench a variation,
+add its options to ``CASES``; to hold a game to a bar, add it to ``BARS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.engine import RULES, get_rules  # noqa: E402
+
+# Options to bench per game (each a separate line of figures); games not listed run once
+# with their default options.
+CASES: dict[str, list[dict]] = {
+    "know_thyself": [
+        {"variant": "standard"},
+        {"variant": "meditative"},
+        {"variant": "fated"},
+        {"variant": "numerology"},
+        {"variant": ["meditative", "fated", "numerology"]},
+    ],
+}
+# Games per second each game must reach (issue 3: Know Thyself, standard rules).
+BARS: dict[tuple[str, str], float] = {("know_thyself", "standard"): 500.0}
+MOVE_CAP = 100_000  # a game longer than this is a bug worth reporting, not a benchmark
+
+
+def play_games(slug: str, options: dict, seconds: float) -> dict:
+    rules = get_rules(slug)
+    players = rules.min_players
+    perf = time.perf_counter
+    games = moves = 0
+    t_legal = t_apply = 0.0
+    n_legal = 0
+    start = perf()
+    seed = 0
+    while perf() - start < seconds:
+        rnd = random.Random(seed)
+        state = rules.new_game(seed, players, options)
+        seed += 1
+        for _ in range(MOVE_CAP):
+            seats = rules.to_act(state)
+            if not seats:
+                break
+            seat = seats[0]
+            t0 = perf()
+            legal = rules.legal_moves(state, seat)
+            t1 = perf()
+            state = rules.apply(state, seat, rnd.choice(legal))
+            t2 = perf()
+            t_legal += t1 - t0
+            t_apply += t2 - t1
+            n_legal += 1
+            moves += 1
+        else:
+            raise RuntimeError(f"{slug} seed {seed - 1} did not end within {MOVE_CAP} moves")
+        games += 1
+    elapsed = perf() - start
+    return {"games": games, "moves": moves, "seconds": elapsed,
+            "games_per_s": games / elapsed,
+            "us_legal": 1e6 * t_legal / max(n_legal, 1),
+            "us_apply": 1e6 * t_apply / max(moves, 1),
+            "moves_per_game": moves / max(games, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", choices=sorted(RULES),
+                        help="a game slug (repeatable); default: every registered game")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="how long to play each case (default 3)")
+    args = parser.parse_args(argv)
+    failed = False
+    print(f"{'game':<16} {'options':<36} {'games/s':>9} {'moves/game':>10} "
+          f"{'legal_moves us':>14} {'apply us':>9}")
+    for slug in args.game or list(RULES):
+        for options in CASES.get(slug, [{}]):
+            r = play_games(slug, options, args.seconds)
+            variant = options.get("variant", "default")
+            key = "+".join(variant) if isinstance(variant, list) else variant
+            bar = BARS.get((slug, key))
+            verdict = ""
+            if bar is not None:
+                verdict = f"  (bar {bar:.0f}: {'ok' if r['games_per_s'] >= bar else 'BELOW'})"
+                failed |= r["games_per_s"] < bar
+            print(f"{slug:<16} {key:<36} {r['games_per_s']:>9.0f} {r['moves_per_game']:>10.1f} "
+                  f"{r['us_legal']:>14.1f} {r['us_apply']:>9.1f}{verdict}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
