@@ -138,9 +138,44 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: broker and cache, or embedded stand-ins ------------------------------------
+def embedded_broker(data_dir: Path) -> tuple[str, dict, str]:
+    """kombu's filesystem transport and Celery's file result backend under ``data_dir``: a
+    real broker between separate processes, with no server to run. Returns the broker URL,
+    its transport options and the result backend URL. Every process (web, worker, beat)
+    must compute the same folders, which is why this is a function of DATA_DIR alone."""
+    queue_folder = data_dir / "broker" / "queue"
+    control_folder = data_dir / "broker" / "control"
+    results_folder = data_dir / "results"
+    # kombu does not create the queue folder and Celery refuses a missing results folder.
+    for folder in (queue_folder, control_folder, results_folder):
+        folder.mkdir(parents=True, exist_ok=True)
+    options = {
+        # A producer writes to data_folder_out, a consumer reads data_folder_in: with
+        # one folder for both, every process sees every message.
+        "data_folder_in": str(queue_folder),
+        "data_folder_out": str(queue_folder),
+        # Exchange bindings live here; broadcasts (celery inspect/control) need it.
+        "control_folder": str(control_folder),
+        "store_processed": False,
+        # The worker polls the folder; the default second makes every round trip slow.
+        "polling_interval": 0.1,
+    }
+    return "filesystem://", options, results_folder.as_uri()
+
+
 REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} must start with redis://, rediss:// or unix://.")
+# Lets several sites (or test runs) share one Redis database without reading each other's keys.
+CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+        }
+    }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
 else:
@@ -149,22 +184,10 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(DATA_DIR / "cache"),
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
         }
     }
-    # kombu's filesystem transport: a real broker between processes, with no server.
-    CELERY_BROKER_DIR = DATA_DIR / "broker"
-    for sub in ("out", "processed", "control"):
-        (CELERY_BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(CELERY_BROKER_DIR / "out"),
-        "data_folder_out": str(CELERY_BROKER_DIR / "out"),
-        "processed_folder": str(CELERY_BROKER_DIR / "processed"),
-        "control_folder": str(CELERY_BROKER_DIR / "control"),
-        "store_processed": False,
-    }
-    CELERY_RESULT_BACKEND = f"file://{DATA_DIR / 'results'}"
-    (DATA_DIR / "results").mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS, CELERY_RESULT_BACKEND = embedded_broker(DATA_DIR)
 
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -177,6 +200,17 @@ CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Where tasks go and where workers listen; tests give each run its own queue.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# How long /healthz waits for the worker to answer its ping.
+HEALTHZ_WORKER_TIMEOUT = env_int("HEALTHZ_WORKER_TIMEOUT", 5, minimum=1, maximum=60)
+# Celery beat's timetable. Apps add their entries with CELERY_BEAT_SCHEDULE.update(...)
+# below, never by assigning a new dict.
+CELERY_BEAT_SCHEDULE = {
+    # The file result backend never expires results by itself (Redis does).
+    "sweep-result-files": {"task": "sefirot_site.sweep_result_files", "schedule": 3600.0},
+}
 # Tasks always run in a worker, never inside the web request.
 CELERY_TASK_ALWAYS_EAGER = False
 
@@ -243,6 +277,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+if DEBUG:
+    # WhiteNoise warns about a missing STATIC_ROOT on every start; in development it
+    # serves from the apps' folders (finders) and the root stays empty.
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(DATA_DIR / "media")))
 MEDIA_URL = "/media/"  # never served directly: files go through owner-checking views
 STORAGES = {

@@ -1,1 +1,9 @@
-urlpatterns = []
+from django.urls import path
+
+from . import views
+
+# Mounted under accounts/ next to allauth's own URLs (account_login, account_signup, ...).
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
+    path("delete/", views.delete, name="account_delete"),
+]

@@ -1,0 +1,48 @@
+import zoneinfo
+from functools import cache
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    # Only zones the running Python knows, so a saved choice always activates.
+    names = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
+    return [(name, name.replace("_", " ")) for name in names]
+
+
+class ProfileForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(
+        choices=time_zone_choices,
+        help_text="Times on the site and deadlines in your mail are shown in this zone.",
+    )
+
+    class Meta:
+        model = get_user_model()
+        fields = ["display_name", "time_zone", "turn_mail"]
+        labels = {"display_name": "Display name", "turn_mail": "Mail when it is your turn"}
+        help_texts = {"display_name": "What other players see. Leave empty to show your username."}
+        widgets = {"turn_mail": forms.RadioSelect}
+
+    def clean_display_name(self):
+        return " ".join(self.cleaned_data["display_name"].split())
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="To make sure it is you.",
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password

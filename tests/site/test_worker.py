@@ -1,0 +1,28 @@
+"""Tasks run in a separate worker process, over Redis and over the embedded broker."""
+
+import pytest
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("broker", ["redis", "filesystem"])
+def test_a_task_makes_the_round_trip_through_a_real_worker(start_celery_worker, broker):
+    worker = start_celery_worker(broker)
+
+    result = worker.app.send_task("sefirot_site.ping")
+
+    assert result.get(timeout=30) == "pong"
+    assert worker.process.poll() is None, "the worker is still running after the task"
+
+
+def test_the_worker_stops_cleanly_on_sigterm(start_celery_worker):
+    worker = start_celery_worker("filesystem")
+
+    assert worker.stop() == 0
+
+
+def test_the_session_worker_sees_what_the_test_committed(celery_worker_process, alice):
+    from sefirot_site.tasks import ping
+
+    assert ping.delay().get(timeout=30) == "pong"
+    assert celery_worker_process.ping() < 30
