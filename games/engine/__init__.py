@@ -26,5 +26,7 @@ def get_rules(slug: str) -> Rules:
 # Each game module registers itself on import; the order here is the order the site lists them.
 # (game modules add their import line here)
 from . import know_thyself  # noqa: E402,F401
+from . import lovers_discourse  # noqa: E402,F401
+from . import warring_planets  # noqa: E402,F401
 
 __all__ = ["RULES", "IllegalMove", "Rules", "get_rules", "register"]

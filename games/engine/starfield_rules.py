@@ -1,0 +1,682 @@
+"""What Lovers' Discourse and Warring Planets share: two seats on the Starfield, each with
+a hand and a Material Plane of their own (RULINGS.md section 5).
+
+The turn is the same in both: draw (by itself unless there is a choice), play one card,
+then settle the player's Material Plane: matches leave and cascade, then (Lovers'
+Discourse only) court negations with their discard and refill, then the raised cards are
+placed one move at a time.  The two games differ in where cards may go and how the game
+ends, which are the hooks a subclass fills in.
+
+State (plain JSON data; ``dumps`` gives it byte for byte):
+
+``deck``      the draw pile, next card first (hidden: views show its count)
+``hands``     ``[[...], [...]]`` each seat's hand in the order the cards came in
+``planes``    ``[columns, columns]``: each seat's Material Plane (``plane.py``)
+``board``     ``{space: entry}`` for occupied spaces; an entry holds ``majors`` (one
+              card, or The Sun and The Moon sharing C2), ``by`` (who played each),
+              ``minors`` placed on it in order, ``resolved_by`` (``None`` until
+              resolved); Warring Planets adds ``facing`` and may hold a ``guard`` instead
+``raised``    Minors that left the plane this turn and still wait for a place, in the
+              order they left
+``groups``    matching groups that may still negate a pair of courts this turn
+``phase``     ``draw`` | ``play`` | ``choose_set`` | ``negate`` | ``discard`` | ``place`` |
+              ``over`` (the names Know Thyself uses for the same steps)
+``turn``      the seat whose turn it is
+``events``    what the reading remembers (first contact, first resolution by the other
+              seat, ...)
+``log``       what happened, for people; a seat's draws are only shown to that seat
+``end``       ``None`` while running, else why and how the game ended
+"""
+
+from __future__ import annotations
+
+import json
+from . import plane, starfield
+from .base import IllegalMove, Move, Rules, State, check_move_shape, copy_state, shuffled
+from .cards import DECK, FOOL, MOON, SUN, is_card, is_major, keyword, label, value
+
+HAND_START = 3
+REFILL_TO = 4  # after a court negation the player draws back up to this many
+SUN_AND_MOON = frozenset({SUN, MOON})
+SUN_AND_MOON_VALUE = 50  # 19 + 18 + the 13 the rulebook adds when they share C2
+
+# Verbs for messages and menus, one per move type.
+VERBS = {
+    "draw": "draw from the deck", "take": "take the card on your Gift Field",
+    "play": "play a card", "give": "give a card", "match": "take a matching set",
+    "negate": "negate two court cards", "raise": "raise the matched cards without negating",
+    "discard": "discard a card", "refill": "draw back up to four cards",
+    "place": "place a raised card", "lock": "lock a Gift Field", "guard": "set a Guard",
+    "attack": "attack a Guard", "forfeit": "forfeit",
+}
+PHASE_HINTS = {
+    "draw": "draw from the deck or take the card on your Gift Field",
+    "play": "play a card from your hand",
+    "choose_set": "choose which matching set leaves your Material Plane next",
+    "negate": "negate a pair of court cards, or raise the rest",
+    "discard": "discard cards from your hand, then draw back up to four",
+    "place": "place your raised cards one by one",
+}
+
+
+def sacred_number(cards: list[str]) -> tuple[int, str]:
+    """Numerology's sacred number: the value of the first card worth 6 to 10 (a court
+    card counts 10, a Major its number) and that card."""
+    for code in cards:
+        if 6 <= value(code) <= 10:
+            return value(code), code
+    raise ValueError("the deck holds no card worth 6 to 10")
+
+
+class StarfieldGame(Rules):
+    """The common engine of the two Starfield games; subclasses set the hooks."""
+
+    min_players = 2
+    max_players = 2
+    uses_gifts = False  # Lovers' Discourse: Gift Fields
+    negates = False  # Lovers' Discourse: court negation
+    public_discard = True  # Warring Planets discards only cards already seen by both
+
+    # --- setting up -----------------------------------------------------------------------
+
+    def setup(self, state: State, options: dict, deck: list[str] | None) -> None:
+        unknown = sorted(set(options) - {"variant"})
+        if unknown:
+            raise ValueError(f"Unknown option(s) for {self.title}: {', '.join(map(str, unknown))}")
+        variants = options["variant"]
+        if deck is not None:
+            if not isinstance(deck, list) or sorted(map(str, deck)) != sorted(DECK) or len(deck) != len(DECK):
+                raise ValueError("deck must list each of the 78 card codes exactly once")
+            pile = list(deck)
+        sacred = None
+        if "numerology" in variants:
+            # Draw until a card worth 6-10 shows, then shuffle everything back; a given deck
+            # is taken as it is (its first such card is the number, and no shuffle follows).
+            if deck is None:
+                number, card = sacred_number(shuffled(state, DECK))
+                pile = shuffled(state, DECK)
+            else:
+                number, card = sacred_number(pile)
+            sacred = {"number": number, "card": card}
+        elif deck is None:
+            pile = shuffled(state, DECK)
+        state.update({
+            "deck": pile, "hands": [[], []], "planes": [plane.new_plane(), plane.new_plane()],
+            "board": {}, "raised": [], "groups": [], "discard": [], "out": [],
+            "turn": 0, "phase": "play", "events": {}, "log": [], "end": None,
+            "sacred": sacred,
+        })
+        if self.uses_gifts:
+            state["gifts"] = [None, None]
+        for seat in (0, 1):
+            self._draw(state, seat, HAND_START)
+        self._begin_turn(state, 0)
+
+    # --- the contract -----------------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        return [] if state["end"] else [state["turn"]]
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["end"] or seat != state["turn"]:
+            return []
+        phase = state["phase"]
+        if phase == "draw":
+            return [{"type": "draw"}, {"type": "take", "card": state["gifts"][seat]["card"]}]
+        if phase == "play":
+            return self._play_moves(state, seat)
+        if phase == "choose_set":
+            sets = plane.numerology_sets(state["planes"][seat], state["sacred"]["number"])
+            return [{"type": "match", "cards": s} for s in sets]
+        if phase == "negate":
+            moves = [{"type": "negate", "cards": pair}
+                     for g in self._open_groups(state) for pair in self._pairs(state, g)]
+            return moves + [{"type": "raise"}]
+        if phase == "discard":
+            return [{"type": "discard", "card": c} for c in state["hands"][seat]] + [{"type": "refill"}]
+        if phase == "place":
+            return self.place_moves(state, seat)
+        return []
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        check_move_shape(move)
+        move = self.normalise_move(move)
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1):
+            raise IllegalMove("There are only seats 0 and 1 in this game.")
+        if state["end"]:
+            raise IllegalMove("The game is over.")
+        if seat not in self.to_act(state):
+            raise IllegalMove("It is not your turn.")
+        legal = self.legal_moves(state, seat)
+        # Compare as JSON so that 1.0 or True never pass for the column 1.
+        try:
+            wanted = json.dumps(move, sort_keys=True)
+        except (TypeError, ValueError):
+            raise IllegalMove("A move may hold only text, numbers and lists.") from None
+        if not any(json.dumps(m, sort_keys=True) == wanted for m in legal):
+            raise IllegalMove(self.explain_illegal(state, seat, move))
+        new = copy_state(state)
+        self.play(new, seat, json.loads(wanted))
+        new["moves"] = new.get("moves", 0) + 1
+        return new
+
+    def play(self, state: State, seat: int, move: Move) -> None:
+        kind = move["type"]
+        if kind == "draw":
+            self._draw(state, seat, 1)
+            self._to_play(state, seat)
+        elif kind == "take":
+            self._take(state, seat)
+            self._to_play(state, seat)
+        elif kind == "play":
+            self._play_card(state, seat, move)
+        elif kind == "give":
+            self._give(state, seat, move["card"], move["to"])
+        elif kind == "match":
+            self._take_set(state, seat, move["cards"])
+            self._settle(state, seat)
+        elif kind == "negate":
+            self._negate(state, seat, move["cards"])
+        elif kind == "raise":
+            for g in state["groups"]:
+                g["done"] = True
+            self._log(state, seat, "no_negation")
+            self._next_negation(state, seat)
+        elif kind == "discard":
+            state["hands"][seat].remove(move["card"])
+            state["discard"].append(move["card"])
+            self._log(state, seat, "discard", card=move["card"], secret=not self.public_discard)
+        elif kind == "refill":
+            self._draw(state, seat, max(0, REFILL_TO - len(state["hands"][seat])))
+            self._next_negation(state, seat)
+        else:
+            self.play_raised(state, seat, move)
+            if not state["end"]:
+                self._continue_placing(state, seat)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)):
+            raise ValueError("seat must be 0, 1 or None")
+        v = {
+            "game": self.slug, "title": self.title, "seat": seat,
+            "variant": list(state["options"]["variant"]),
+            "turn": state["turn"], "phase": state["phase"], "to_act": self.to_act(state),
+            "deck_count": len(state["deck"]),
+            "hand": list(state["hands"][seat]) if seat is not None else None,
+            "hand_counts": [len(h) for h in state["hands"]],
+            "planes": [[list(col) for col in p] for p in state["planes"]],
+            "board": {s: self._public_entry(state, e) for s, e in state["board"].items()},
+            "raised": list(state["raised"]),
+            "discard_count": len(state["discard"]),
+            "out": list(state["out"]),
+            "sacred": dict(state["sacred"]) if state["sacred"] else None,
+            "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
+            "scores": self.scores(state),
+            "outcome": self.outcome(state),
+            "layout": {k: list(xy) for k, xy in starfield.layout_for(seat).items()},
+            "log": [self._public_log_entry(e, seat) for e in state["log"]],
+        }
+        if self.public_discard:
+            v["discard"] = list(state["discard"])
+        if self.uses_gifts:
+            v["gifts"] = {
+                g: (None if f is None else {"locked": True} if f["locked"] else {"card": f["card"]})
+                for g, f in zip(starfield.GIFT_FIELDS, state["gifts"])
+            }
+        return v
+
+    def zones(self, state: State) -> dict[str, list[str]]:
+        z: dict[str, list[str]] = {"deck": list(state["deck"])}
+        for seat in (0, 1):
+            z[f"hand:{seat}"] = list(state["hands"][seat])
+            for c, col in enumerate(state["planes"][seat]):
+                z[f"plane:{seat}:column:{c}"] = list(col)
+        for s in starfield.SPACES:
+            e = state["board"].get(s)
+            z[f"space:{s}"] = [] if e is None else self._entry_cards(e)
+        if self.uses_gifts:
+            for g, f in zip(starfield.GIFT_FIELDS, state["gifts"]):
+                z[g] = [] if f is None else [f["card"]]
+        z["raised"] = list(state["raised"])
+        z["discard"] = list(state["discard"])
+        z["out"] = list(state["out"])
+        return z
+
+    def normalise_move(self, move: Move) -> Move:
+        # Sets of cards are listed in card order; accept them in any order.
+        cards = move.get("cards")
+        if isinstance(cards, list) and all(is_card(c) for c in cards) and len(set(cards)) == len(cards):
+            return {**move, "cards": plane.card_order(cards)}
+        return move
+
+    # --- words --------------------------------------------------------------------------------
+
+    def describe_move(self, state: State, seat: int, move: Move) -> str:
+        kind = move.get("type")
+        card = move.get("card")
+        what = label(card) if is_card(card) else card
+        to = move.get("to")
+        where = f"the Gift Field of {starfield.GIFT_NAMES[to]}" if starfield.is_gift(to) else to
+        if kind == "draw":
+            return "Draw from the deck"
+        if kind == "take":
+            return f"Take {what} from your Gift Field"
+        if kind == "play" and "column" in move:
+            return f"Play {what} to column {move['column'] + 1} of your Material Plane"
+        if kind == "play":
+            return f"Play {what} to {where}"
+        if kind == "give":
+            return f"Give {what}, face up on {where}"
+        if kind in ("match", "negate"):
+            cards = " and ".join(label(c) for c in move.get("cards", []) if is_card(c))
+            return f"{'Take the set' if kind == 'match' else 'Negate'} {cards}"
+        if kind == "raise":
+            return "Negate no more courts; raise the rest"
+        if kind == "discard":
+            return f"Discard {what}"
+        if kind == "refill":
+            return "Draw back up to four cards"
+        if kind == "place":
+            return f"Place {what} on {where}"
+        if kind == "lock":
+            return f"Lock {where} with {what}, face down"
+        if kind == "guard":
+            return f"Set {what} as your Guard on {where}"
+        if kind == "attack":
+            cards = " and ".join(label(c) for c in move.get("cards", [card]) if is_card(c))
+            return f"Attack the Guard on {where} with {cards}"
+        if kind == "forfeit":
+            return "Forfeit the game"
+        return super().describe_move(state, seat, move)
+
+    def explain_illegal(self, state: State, seat: int, move: Move) -> str:
+        legal = self.legal_moves(state, seat)
+        kind = move["type"]
+        hint = PHASE_HINTS.get(state["phase"], "")
+        if not any(m["type"] == kind for m in legal):
+            verb = VERBS.get(kind)
+            if verb is None:
+                return f"There is no move called {kind!r} in {self.title}."
+            return f"You cannot {verb} now: {hint}." if hint else f"You cannot {verb} now."
+        if "card" in move and not is_card(move["card"]):
+            return f"{move['card']!r} is not a card code (examples: M4, 9c, Qp)."
+        for c in move.get("cards", []) if isinstance(move.get("cards"), list) else []:
+            if not is_card(c):
+                return f"{c!r} is not a card code (examples: M4, 9c, Qp)."
+        if "card" in move:
+            card = move["card"]
+            same = [m for m in legal if m["type"] == kind and m.get("card") == card]
+            if not same:
+                if kind in ("play", "give", "discard") and card not in state["hands"][seat]:
+                    return f"You do not hold {label(card)}."
+                if kind in ("place", "lock", "guard", "attack") and card not in state["raised"]:
+                    return f"{label(card)} is not waiting to be placed."
+                if kind == "take":
+                    return f"{label(card)} is not on your Gift Field."
+                return f"{label(card)} cannot be used that way now."
+            places = sorted({str(m.get("to", m.get("column"))) for m in same})
+            if "column" in move and is_major(card):
+                return f"{label(card)} is a Major: it goes to the Starfield, not the Material Plane."
+            if "to" in move and not is_major(card) and kind == "play":
+                return f"{label(card)} is a Minor: play it to a column (0-2) of your Material Plane."
+            target = move.get("to", move.get("column"))
+            return (f"{label(card)} cannot go to {target!r} now; it may go to: "
+                    f"{', '.join(places)}.")
+        if kind in ("match", "negate", "attack"):
+            return f"Those cards do not form a set you may {VERBS[kind].split(' ', 1)[0]} now."
+        return "That move is not allowed now."
+
+    # --- hooks --------------------------------------------------------------------------------
+
+    def major_targets(self, state: State, seat: int, card: str) -> list[str]:
+        raise NotImplementedError
+
+    def put_major(self, state: State, seat: int, card: str, space: str) -> None:
+        raise NotImplementedError
+
+    def place_moves(self, state: State, seat: int) -> list[Move]:
+        raise NotImplementedError
+
+    def play_raised(self, state: State, seat: int, move: Move) -> None:
+        raise NotImplementedError
+
+    def cannot_play(self, state: State, seat: int) -> None:
+        """The seat to act has no legal play at the start of its turn."""
+        raise NotImplementedError
+
+    def cannot_place(self, state: State, seat: int) -> None:
+        """No waiting raised card has anywhere to go."""
+        raise NotImplementedError
+
+    def on_resolved(self, state: State, seat: int, space: str) -> None:
+        """A Major on ``space`` was resolved by ``seat`` (after the common bookkeeping)."""
+
+    def scores(self, state: State) -> list[int]:
+        raise NotImplementedError
+
+    # --- values ---------------------------------------------------------------------------------
+
+    def meditative(self, state: State) -> bool:
+        return "meditative" in state["options"]["variant"]
+
+    def capacity(self, state: State, entry: dict) -> int:
+        """What the Minors on a Major must total to resolve it."""
+        majors = entry["majors"]
+        base = SUN_AND_MOON_VALUE if len(majors) == 2 else value(majors[0])
+        return base * 2 if self.meditative(state) else base
+
+    def worth(self, state: State, entry: dict) -> int:
+        """What a resolved Major scores: its capacity, except that The Fool scores 0."""
+        return 0 if entry["majors"] == [FOOL] else self.capacity(state, entry)
+
+    def fits(self, state: State, entry: dict, card: str) -> bool:
+        if entry.get("resolved_by") is not None or "majors" not in entry:
+            return False
+        if entry["majors"] == [FOOL]:
+            return not entry["minors"]  # The Fool takes any single Minor
+        return sum(map(value, entry["minors"])) + value(card) <= self.capacity(state, entry)
+
+    def is_resolved_now(self, state: State, entry: dict) -> bool:
+        if entry["majors"] == [FOOL]:
+            return len(entry["minors"]) == 1
+        return sum(map(value, entry["minors"])) == self.capacity(state, entry)
+
+    def sun_and_moon_target(self, state: State, card: str) -> bool:
+        """Whether ``card`` could join the other of The Sun and The Moon on C2."""
+        e = state["board"].get(starfield.CENTRAL)
+        return (card in SUN_AND_MOON and e is not None and len(e.get("majors", ())) == 1
+                and e["majors"][0] in SUN_AND_MOON and e["majors"][0] != card)
+
+    def all_resolved(self, state: State) -> bool:
+        board = state["board"]
+        return len(board) == len(starfield.SPACES) and all(
+            "majors" in e and e["resolved_by"] is not None for e in board.values())
+
+    # --- the turn -------------------------------------------------------------------------------
+
+    def _draw(self, state: State, seat: int, n: int) -> None:
+        got = state["deck"][:n]
+        if not got:
+            return
+        del state["deck"][:n]
+        state["hands"][seat].extend(got)
+        self._log(state, seat, "draw", cards=got, count=len(got), secret=True)
+
+    def _take(self, state: State, seat: int) -> None:
+        card = state["gifts"][seat]["card"]
+        state["gifts"][seat] = None
+        state["hands"][seat].append(card)
+        self._log(state, seat, "take", card=card, to=starfield.gift_of(seat))
+
+    def _begin_turn(self, state: State, seat: int) -> None:
+        state["turn"] = seat
+        if self.uses_gifts:
+            gift = state["gifts"][seat]
+            if gift is not None and not gift["locked"]:
+                if state["deck"]:
+                    state["phase"] = "draw"  # a real choice: a move of its own
+                    return
+                self._take(state, seat)
+                self._to_play(state, seat)
+                return
+        self._draw(state, seat, 1)
+        self._to_play(state, seat)
+
+    def _to_play(self, state: State, seat: int) -> None:
+        state["phase"] = "play"
+        if not self._play_moves(state, seat):
+            self.cannot_play(state, seat)
+
+    def _end_turn(self, state: State, seat: int) -> None:
+        state["raised"] = []
+        state["groups"] = []
+        self._begin_turn(state, 1 - seat)
+
+    def _play_moves(self, state: State, seat: int) -> list[Move]:
+        moves: list[Move] = []
+        hand = state["hands"][seat]
+        columns = plane.open_columns(state["planes"][seat], "fated" in state["options"]["variant"])
+        for card in hand:
+            if is_major(card):
+                moves += [{"type": "play", "card": card, "to": s} for s in self.major_targets(state, seat, card)]
+            else:
+                moves += [{"type": "play", "card": card, "column": c} for c in columns]
+        if self.uses_gifts and state["deck"]:
+            # No giving once the deck is empty, so no game can pass cards back and forth forever.
+            partner_gift = starfield.gift_of(1 - seat)
+            if state["gifts"][1 - seat] is None:
+                moves += [{"type": "give", "card": c, "to": partner_gift} for c in hand]
+        return moves
+
+    def _play_card(self, state: State, seat: int, move: Move) -> None:
+        card = move["card"]
+        state["hands"][seat].remove(card)
+        if "to" in move:
+            self.put_major(state, seat, card, move["to"])
+            self._log(state, seat, "play", card=card, to=move["to"])
+            if not state["end"]:
+                self._end_turn(state, seat)
+            return
+        state["planes"][seat] = plane.place(state["planes"][seat], card, move["column"])
+        self._log(state, seat, "plane", card=card, column=move["column"])
+        self._settle(state, seat)
+
+    def _give(self, state: State, seat: int, card: str, gift: str) -> None:
+        state["hands"][seat].remove(card)
+        state["gifts"][starfield.seat_of_gift(gift)] = {"card": card, "locked": False}
+        self._log(state, seat, "give", card=card, to=gift)
+        self._end_turn(state, seat)
+
+    # --- matching on the Material Plane ---------------------------------------------------------
+
+    def _settle(self, state: State, seat: int) -> None:
+        """Let matches leave the seat's plane until nothing matches, then move on."""
+        columns = state["planes"][seat]
+        if state["sacred"]:
+            while True:
+                sets = plane.numerology_sets(state["planes"][seat], state["sacred"]["number"])
+                if not sets:
+                    break
+                if len(sets) > 1:
+                    state["phase"] = "choose_set"  # the player picks which set leaves first
+                    return
+                self._take_set(state, seat, sets[0])
+        else:
+            columns, steps = plane.cascade(columns)
+            state["planes"][seat] = columns
+            for step in steps:
+                state["raised"] += step["left"]
+                self._log(state, seat, "raise", cards=step["left"])
+                state["groups"] += [{"cards": g, "must": False, "done": False}
+                                    for g in step["groups"] if len(plane.court_pairs(g))]
+        self._next_negation(state, seat)
+
+    def _take_set(self, state: State, seat: int, cards: list[str]) -> None:
+        columns = state["planes"][seat]
+        left = plane.in_leaving_order(columns, cards)
+        state["planes"][seat] = plane.remove(columns, cards)
+        state["raised"] += left
+        self._log(state, seat, "raise", cards=left)
+        if plane.must_negate(cards):
+            state["groups"].append({"cards": list(cards), "must": True, "done": False})
+
+    def _open_groups(self, state: State) -> list[dict]:
+        return [g for g in state["groups"] if not g["done"] and not g["must"] and self._pairs(state, g)]
+
+    def _pairs(self, state: State, group: dict) -> list[list[str]]:
+        waiting = set(state["raised"])
+        return plane.court_pairs(c for c in group["cards"] if c in waiting)
+
+    def _next_negation(self, state: State, seat: int) -> None:
+        if self.negates:
+            for g in state["groups"]:
+                if g["must"] and not g["done"] and self._pairs(state, g):
+                    # Numerology: a same-suit court pair always negates; no choice to ask.
+                    self._negate(state, seat, g["cards"])
+                    return
+            if self._open_groups(state):
+                state["phase"] = "negate"
+                return
+        self._continue_placing(state, seat)
+
+    def _negate(self, state: State, seat: int, pair: list[str]) -> None:
+        for g in state["groups"]:
+            if set(pair) <= set(g["cards"]):
+                g["done"] = True
+                break
+        for c in pair:
+            state["raised"].remove(c)
+        state["out"] += pair
+        self._log(state, seat, "negate", cards=list(pair))
+        state["phase"] = "discard"
+
+    # --- placing raised cards -------------------------------------------------------------------
+
+    def _continue_placing(self, state: State, seat: int) -> None:
+        if state["end"]:
+            return
+        if not state["raised"]:
+            self._end_turn(state, seat)
+            return
+        state["phase"] = "place"
+        if not self.place_moves(state, seat):
+            self.cannot_place(state, seat)
+
+    def add_minor(self, state: State, seat: int, space: str, card: str) -> None:
+        """Put a raised Minor on the Major of ``space`` and resolve it if it is full."""
+        state["raised"].remove(card)
+        entry = state["board"][space]
+        entry["minors"].append(card)
+        self._log(state, seat, "place", card=card, to=space)
+        if self.is_resolved_now(state, entry):
+            self.resolve(state, seat, space)
+
+    def resolve(self, state: State, seat: int, space: str) -> None:
+        entry = state["board"][space]
+        entry["resolved_by"] = seat
+        events = state["events"]
+        if "crossed" not in events and seat not in entry["by"]:
+            events["crossed"] = {"space": space, "seat": seat, "cards": list(entry["majors"])}
+        events["last_resolved"] = {"space": space, "seat": seat, "cards": list(entry["majors"])}
+        self._log(state, seat, "resolve", to=space, cards=list(entry["majors"]))
+        self.on_resolved(state, seat, space)
+        if self.all_resolved(state):
+            self.finish(state, "complete", "Every space of the Starfield holds a resolved Major.")
+
+    def note_joining(self, state: State, seat: int, space: str, card: str, occupied) -> None:
+        """Remember the first card whose arrival joins the two edges through occupied spaces."""
+        if "contact" not in state["events"] and starfield.edges_joined(occupied):
+            state["events"]["contact"] = {"space": space, "card": card, "seat": seat}
+
+    def finish(self, state: State, how: str, reason: str, seat: int | None = None,
+               obstacle: str | None = None) -> None:
+        state["end"] = {"how": how, "reason": reason, "seat": seat, "obstacle": obstacle}
+        state["phase"] = "over"
+        self._log(state, seat, "end", reason=reason)
+
+    # --- the log and the public pictures --------------------------------------------------------
+
+    def _log(self, state: State, seat: int | None, event: str, secret: bool = False, **data) -> None:
+        entry = {"n": len(state["log"]), "seat": seat, "event": event, **data}
+        if secret:
+            entry["secret"] = True
+        state["log"].append(entry)
+
+    @staticmethod
+    def _public_log_entry(entry: dict, seat: int | None) -> dict:
+        if entry.get("secret") and entry["seat"] != seat:
+            return {k: v for k, v in entry.items() if k not in ("card", "cards", "secret")}
+        return {k: v for k, v in entry.items() if k != "secret"}
+
+    def _entry_cards(self, entry: dict) -> list[str]:
+        if "guard" in entry:
+            return [entry["guard"]]
+        return list(entry["majors"]) + list(entry["minors"])
+
+    def _public_entry(self, state: State, entry: dict) -> dict:
+        if "guard" in entry:
+            return {"guard": entry["guard"], "facing": entry["facing"], "value": value(entry["guard"])}
+        out = {
+            "majors": list(entry["majors"]), "by": list(entry["by"]), "minors": list(entry["minors"]),
+            "resolved": entry["resolved_by"] is not None, "resolved_by": entry["resolved_by"],
+            "capacity": self.capacity(state, entry) if entry["majors"] != [FOOL] else None,
+            "total": sum(map(value, entry["minors"])),
+        }
+        if "facing" in entry:
+            out["facing"] = entry["facing"]
+        return out
+
+    # --- readings -------------------------------------------------------------------------------
+    # A position has the shape the journal keeps (id, label, question, meaning, card, minors)
+    # plus what a Starfield reading adds: the space, every Major on it (The Sun and The Moon
+    # may share C2) and each card's keyword.
+
+    def position(self, state: State, pid: str, label_: str, question: str, meaning: str,
+                 space: str | None = None, majors: list[str] | None = None, **extra) -> dict:
+        entry = state["board"].get(space) if space else None
+        if majors is None:
+            majors = (list(entry["majors"]) if entry and "majors" in entry
+                      else [entry["guard"]] if entry else [])
+        minors = list(entry["minors"]) if entry and "majors" in entry else []
+        return {"id": pid, "label": label_, "question": question, "meaning": meaning,
+                "space": space, "card": majors[0] if majors else None,
+                "keyword": keyword(majors[0]) if majors else None,
+                "cards": majors, "keywords": [keyword(c) for c in majors],
+                "minors": minors, "minor_keywords": [keyword(c) for c in minors], **extra}
+
+    @staticmethod
+    def seal_cards(positions: list[dict]) -> list[str]:
+        """The cards standing on the given positions (Majors, not their Minors), each once."""
+        seen: list[str] = []
+        for p in positions:
+            for c in p["cards"]:
+                if c not in seen:
+                    seen.append(c)
+        return seen
+
+    def sacred_columns(self, state: State) -> dict:
+        positions = []
+        for col, spaces in starfield.COLUMNS.items():
+            meaning = starfield.COLUMN_MEANINGS[col]
+            for s in spaces:
+                near = starfield.side(s)
+                if near is None:
+                    positions.append(self.position(
+                        state, s, "The central Sefira", "What shape does our relationship take now?",
+                        "The heart of the board: the bond as it stands today.", s,
+                        column=col, column_meaning=meaning, near_seat=None))
+                    continue
+                positions.append(self.position(
+                    state, s, f"{meaning.capitalize()} ({s}), near seat {near}",
+                    f"What does the partner at seat {near} bring to the {meaning} side of the bond?",
+                    (f"In {starfield.COLUMN_NAMES[col]}, the {meaning} connection; a space near "
+                     "a partner speaks of that partner's own inner dynamics."),
+                    s, column=col, column_meaning=meaning, near_seat=near))
+        return {"id": "sacred_columns", "title": "The sacred columns",
+                "about": ("The Moon's column speaks of feeling, the centre of spirit, the Sun's "
+                          "column of thought; spaces near a partner show what that partner "
+                          "brings, the central space the bond as it stands."),
+                "positions": positions}
+
+    def ouroboros(self, state: State) -> dict:
+        positions = []
+        for seat in (0, 1):
+            for ring, spaces in starfield.RINGS.items():
+                order = spaces if seat == 0 else tuple(reversed(spaces))
+                for step, s in enumerate(order, 1):
+                    positions.append(self.position(
+                        state, f"{ring}:{seat}:{step}", f"The {ring} ring for seat {seat}, step {step}",
+                        "What turns at this step of the cycle: is it behind you, around you, or ahead?",
+                        (f"Seat {seat} reads the {ring} ring from the tip nearest them ({order[0]}) "
+                         f"to the far one ({order[-1]})."),
+                        s, seat=seat, ring=ring, step=step))
+        for s in starfield.RING_MEETINGS:
+            positions.append(self.position(
+                state, f"meeting:{s}", f"Where the rings meet ({s})",
+                "Could the power resting here carry one of you from your cycle into the other's?",
+                "The two rings touch here; a card on such a point may let a cycle be changed.", s))
+        return {"id": "ouroboros", "title": "The Ouroboros rings",
+                "about": ("Each partner reads each ring from the tip nearest them, one Major "
+                          "after another, as a cycle; the two meeting points are where a cycle "
+                          "might be changed."),
+                "positions": positions}
