@@ -13,6 +13,7 @@ import json
 import logging
 import secrets
 import shutil
+import zoneinfo
 from collections import Counter
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.http import Http404
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape, linebreaks
 from django.utils.safestring import SafeString, mark_safe
 
@@ -139,7 +141,7 @@ def update_entry(entry: Entry, *, title: str, date: dt.date, reflections: str, r
 def delete_entry(entry: Entry) -> None:
     owner = entry.owner
     entry.delete()
-    remove_orphan_seal_files(owner)
+    transaction.on_commit(lambda: remove_orphan_seal_files(owner))
 
 
 def record_manual(owner, *, spread: str, rows: list[dict], title: str, date=None, tags=()) -> Entry:
@@ -176,11 +178,19 @@ def entries_from_game(game_id: int) -> list[Entry]:
                 continue
             entry = create_entry(
                 seat.user, title=readings.game_title(game.rules, state, seat.index), mode=game.mode,
-                reading=reading, date=(game.finished_at or game.updated_at).date(),
+                reading=reading, date=_local_date(game.finished_at or game.updated_at, seat.user),
                 source_game=game, source_seat=seat.index,
             )
         made.append(entry)
     return made
+
+
+def _local_date(moment, user) -> dt.date:
+    """The day the game ended as the player's own calendar has it."""
+    try:
+        return timezone.localtime(moment, zoneinfo.ZoneInfo(user.time_zone)).date()
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return timezone.localtime(moment).date()
 
 
 def on_game_finished(sender, game_id, status, **kwargs):
@@ -421,10 +431,13 @@ def remove_orphan_seal_files(owner) -> None:
 
 def delete_journal(user) -> None:
     """A journal is personal data: everything of it goes, seal files included."""
+    folder = seal_dir(user.pk)
     with transaction.atomic():
         Entry.objects.filter(owner=user).delete()
         Tag.objects.filter(owner=user).delete()
-    shutil.rmtree(seal_dir(user.pk), ignore_errors=True)
+        # Files go only once the deletion is committed (the account deletion around this
+        # may still roll back).
+        transaction.on_commit(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def on_account_deleting(sender, user, **kwargs):

@@ -1,0 +1,247 @@
+"""Journal entries: from finished games, by hand, drawn by the site; finding them again."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from games.engine import cards as deck
+from journal import readings, services
+from journal.models import Entry, Mode
+
+from .conftest import finish_know_thyself
+
+pytestmark = pytest.mark.django_db
+
+
+# --- from games ----------------------------------------------------------------------------
+
+
+def test_a_finished_know_thyself_game_leaves_an_entry_laid_out_as_on_the_tree(finished_game, alice):
+    entry = Entry.objects.get(owner=alice, source_game=finished_game)
+
+    assert entry.mode == Mode.KNOW_THYSELF
+    assert entry.source_seat == 0
+    central = entry.reading["sections"][0]
+    # The middle pillar, top to bottom as the player sees the board.
+    assert [p["id"] for p in central["positions"]] == ["crown", "knowledge", "spirit", "foundation"]
+    assert all(deck.is_major(p["card"]) for p in central["positions"])
+    assert all(p["question"].endswith("?") for p in central["positions"])
+    engine_reading = finished_game.rules.reading(finished_game.load_state())
+    obstacle = entry.reading["sections"][1]["positions"][0]
+    assert obstacle["card"] == engine_reading["obstacle"]["card"]
+    assert obstacle["question"] == engine_reading["obstacle"]["question"]
+    for pos in engine_reading["positions"]:
+        mine = next(p for p in central["positions"] if p["id"] == pos["space"])
+        assert [m["card"] for m in mine["minors"]] == pos["minors"]
+
+
+def test_the_entry_page_shows_each_cards_keyword_and_its_question(finished_game, alice, alice_client):
+    entry = Entry.objects.get(owner=alice, source_game=finished_game)
+
+    page = alice_client.get(entry.get_absolute_url()).content.decode()
+
+    for pos in entry.reading["sections"][0]["positions"]:
+        assert deck.label(pos["card"]) in page
+        assert deck.keyword(pos["card"]) in page
+        assert pos["question"].replace("'", "&#x27;") in page
+
+
+def test_the_game_signal_can_fire_twice_and_still_make_one_entry(finished_game, alice):
+    services.on_game_finished(None, game_id=finished_game.pk, status="finished", version=finished_game.version)
+    services.entries_from_game(finished_game.pk)
+
+    assert Entry.objects.filter(owner=alice, source_game=finished_game).count() == 1
+
+
+def test_an_abandoned_game_makes_no_entry(alice, django_capture_on_commit_callbacks):
+    from games import services as games
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = games.start_game(alice, "know_thyself", seed=3)
+        games.abandon_game(game.pk, "Alice walked away.")
+
+    assert not Entry.objects.filter(owner=alice).exists()
+
+
+def test_each_player_gets_their_own_entry_and_nobody_else_does(alice, bob, outsider,
+                                                               django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        alices = finish_know_thyself(alice, seed=2)
+        bobs = finish_know_thyself(bob, seed=3)
+
+    assert list(Entry.objects.filter(owner=alice).values_list("source_game", flat=True)) == [alices.pk]
+    assert list(Entry.objects.filter(owner=bob).values_list("source_game", flat=True)) == [bobs.pk]
+    assert not Entry.objects.filter(owner=outsider).exists()
+
+
+# --- by hand ---------------------------------------------------------------------------------
+
+
+def test_a_reading_from_a_physical_deck_keeps_positions_orientation_and_minors(alice_client, alice):
+    response = alice_client.post(reverse("journal:new"), {
+        "spread": "three", "title": "Kitchen table", "date": "2026-03-01", "tags": "Family, money",
+        "row-TOTAL_FORMS": "3", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
+        "row-0-label": "Past", "row-0-card": "M9", "row-0-minors": "Ace of Cups, 3s",
+        "row-1-label": "Present", "row-1-card": "Qp", "row-1-reversed": "on",
+        "row-2-label": "Future", "row-2-card": "M19",
+    })
+
+    entry = Entry.objects.get(owner=alice)
+    assert response.status_code == 302 and response["Location"] == entry.get_absolute_url()
+    assert entry.mode == Mode.PHYSICAL and entry.date == dt.date(2026, 3, 1)
+    positions = entry.reading["sections"][0]["positions"]
+    assert [(p["id"], p["card"], p["reversed"]) for p in positions] == [
+        ("past", "M9", False), ("present", "Qp", True), ("future", "M19", False)]
+    assert positions[0]["minors"] == [{"card": "Ac", "reversed": False}, {"card": "3s", "reversed": False}]
+    assert positions[0]["question"] == readings.SPREADS["three"].positions[0].question
+    assert sorted(t.name for t in entry.tags.all()) == ["family", "money"]
+
+
+def test_a_physical_reading_with_a_card_twice_is_refused_and_nothing_is_saved(alice_client, alice):
+    response = alice_client.post(reverse("journal:new"), {
+        "spread": "one", "title": "Oops", "date": "2026-03-01",
+        "row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
+        "row-0-card": "Ac", "row-0-minors": "Ace of Cups",
+    })
+
+    assert response.status_code == 400
+    assert "appears twice" in response.content.decode()
+    assert not Entry.objects.filter(owner=alice).exists()
+
+
+def test_a_minor_name_that_is_no_card_gets_a_clear_message(alice_client, alice):
+    response = alice_client.post(reverse("journal:new"), {
+        "spread": "one", "title": "Typo", "date": "2026-03-01",
+        "row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
+        "row-0-card": "M1", "row-0-minors": "Eleven of Cups",
+    })
+
+    assert response.status_code == 400
+    assert "is not a card" in response.content.decode()
+    assert not Entry.objects.exists()
+
+
+def test_a_drawn_spread_keeps_its_seed_and_the_seed_redraws_the_same_cards(alice_client, alice):
+    response = alice_client.post(reverse("journal:draw"), {"spread": "sefira", "reversals": "on"})
+
+    entry = Entry.objects.get(owner=alice)
+    assert response.status_code == 302
+    assert entry.mode == Mode.DRAWN
+    seed = entry.reading["draw"]["seed"]
+    again = readings.draw_spread("sefira", reversals=True, seed=seed)
+    assert again["sections"] == entry.reading["sections"]
+    cards = [p["card"] for p in entry.reading["sections"][0]["positions"]]
+    assert len(set(cards)) == 4 and all(deck.is_major(c) for c in cards)
+
+
+def test_two_draws_use_different_seeds(alice):
+    first = services.record_drawn(alice, spread="three", reversals=False)
+    second = services.record_drawn(alice, spread="three", reversals=False)
+
+    assert first.reading["draw"]["seed"] != second.reading["draw"]["seed"]
+    assert not any(p["reversed"] for p in first.reading["sections"][0]["positions"])
+
+
+# --- reflections, tags, editing ---------------------------------------------------------------
+
+
+def test_the_owner_writes_reflections_through_htmx_and_sees_them_in_place(alice_client, drawn_entry):
+    response = alice_client.post(reverse("journal:edit", args=[drawn_entry.pk]), {
+        "title": drawn_entry.title, "date": "2026-04-02", "tags": "morning, calm",
+        "reflections": "The Hermit again.\n\nQuiet is **useful**.", "reflections_format": "markdown",
+    }, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="reflections">')
+    assert "<strong>useful</strong>" in html
+    drawn_entry.refresh_from_db()
+    assert drawn_entry.reflections_format == "markdown"
+    assert sorted(t.name for t in drawn_entry.tags.all()) == ["calm", "morning"]
+
+
+def test_an_edit_with_a_bad_date_changes_nothing(alice_client, drawn_entry):
+    response = alice_client.post(reverse("journal:edit", args=[drawn_entry.pk]), {
+        "title": "New title", "date": "yesterday-ish", "reflections": "x", "reflections_format": "text",
+    })
+
+    assert response.status_code == 400
+    drawn_entry.refresh_from_db()
+    assert drawn_entry.title == "Morning draw"
+
+
+def test_the_owner_can_delete_an_entry(alice_client, drawn_entry):
+    response = alice_client.post(reverse("journal:delete", args=[drawn_entry.pk]))
+
+    assert response.status_code == 302
+    assert not Entry.objects.filter(pk=drawn_entry.pk).exists()
+
+
+# --- finding ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def three_entries(alice):
+    one = services.create_entry(alice, title="Dream of water", mode=Mode.PHYSICAL, date=dt.date(2026, 1, 5),
+                                reading=readings.manual_reading("one", [{"card": "M12"}]),
+                                reflections="A flood in the cellar", tags=["dreams"])
+    two = services.create_entry(alice, title="Work question", mode=Mode.DRAWN, date=dt.date(2026, 2, 5),
+                                reading=readings.manual_reading("three", [{"card": "9p"}, {"card": "M19"},
+                                                                           {"card": "Kp"}]),
+                                tags=["work"])
+    three = services.create_entry(alice, title="Evening", mode=Mode.PHYSICAL, date=dt.date(2026, 3, 5),
+                                  reading=readings.manual_reading("one", [{"card": "M19", "minors": ["2c"]}]))
+    return one, two, three
+
+
+def titles(response):
+    return [e.title for e in response.context["page"].object_list]
+
+
+def test_the_list_shows_newest_first(alice_client, three_entries):
+    response = alice_client.get(reverse("journal:list"))
+
+    assert titles(response) == ["Evening", "Work question", "Dream of water"]
+
+
+@pytest.mark.parametrize("query, expected", [
+    ({"q": "flood"}, ["Dream of water"]),
+    ({"q": "WORK"}, ["Work question"]),
+    ({"card": "M19"}, ["Evening", "Work question"]),
+    ({"card": "2c"}, ["Evening"]),
+    ({"tag": "dreams"}, ["Dream of water"]),
+    ({"mode": "drawn"}, ["Work question"]),
+    ({"mode": "physical", "card": "M19"}, ["Evening"]),
+])
+def test_search_by_text_card_tag_and_mode(alice_client, three_entries, query, expected):
+    assert titles(alice_client.get(reverse("journal:list"), query)) == expected
+
+
+def test_an_htmx_search_returns_only_the_results_region(alice_client, three_entries):
+    response = alice_client.get(reverse("journal:list"), {"q": "flood"}, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="results"')
+    assert "Dream of water" in html and "<form" not in html
+
+
+def test_statistics_count_cards_and_suits_in_the_chosen_period(alice_client, three_entries):
+    response = alice_client.get(reverse("journal:stats"), {"period": "custom", "start": "2026-02-01",
+                                                           "end": "2026-03-31"})
+
+    stats = response.context["stats"]
+    assert stats["entries"] == 2
+    assert stats["cards"][0] == {"card": "M19", "label": deck.label("M19"), "n": 2}
+    suits = {row["suit"]: row["n"] for row in stats["suits"]}
+    assert suits == {"major": 2, "c": 1, "s": 0, "p": 2, "w": 0}
+    html = response.content.decode()
+    assert "<svg" in html and "XIX The Sun: 2" in html
+
+
+def test_statistics_of_all_time_include_every_entry(alice_client, three_entries):
+    stats = alice_client.get(reverse("journal:stats"), {"period": "all"}).context["stats"]
+
+    assert stats["entries"] == 3 and stats["total"] == 6
