@@ -1,3 +1,26 @@
+from django.urls import path
+
+from . import views
+
 app_name = "games"
 
-urlpatterns = []
+urlpatterns = [
+    path("", views.game_list, name="list"),
+    path("new/", views.new_game, name="new"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("invitation/<str:token>/", views.invitation, name="invitation"),
+    path("<int:game_id>/", views.game_page, name="game"),
+    path("<int:game_id>/version/", views.version, name="version"),
+    path("<int:game_id>/move/", views.move, name="move"),
+    path("<int:game_id>/accept-challenge/", views.accept_challenge, name="accept_challenge"),
+    path("<int:game_id>/accept/", views.accept, name="accept"),
+    path("<int:game_id>/decline/", views.decline, name="decline"),
+    path("<int:game_id>/cancel/", views.cancel, name="cancel"),
+    path("<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("<int:game_id>/resign/", views.resign, name="resign"),
+    path("<int:game_id>/preferences/", views.preferences, name="preferences"),
+    path("<int:game_id>/chat/", views.chat, name="chat"),
+    path("<int:game_id>/notes/", views.notes, name="notes"),
+    path("<int:game_id>/history/", views.history, name="history"),
+    path("<int:game_id>/record.json", views.record, name="record"),
+]

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from games.catalogue import modes
+from games.models import ChatMessage, Game, Note
+
+OPPONENTS = [
+    ("solo", "Nobody: I play alone"),
+    ("user", "A player of this site, by name"),
+    ("email", "Someone by email address"),
+    ("open", "Anyone: post an open challenge in the lobby"),
+]
+CLOCKS = [("", "No clock")] + [(str(v), label) for v, label in Game.TimeControl.choices]
+
+
+class NewGameForm(forms.Form):
+    mode = forms.ChoiceField(widget=forms.RadioSelect)
+    variants = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple,
+                                         help_text="Leave all unticked for the standard rules.")
+    opponent = forms.ChoiceField(choices=OPPONENTS, initial="solo", widget=forms.RadioSelect)
+    username = forms.CharField(required=False, max_length=150, label="Player's user name")
+    email = forms.EmailField(required=False, label="Their email address")
+    time_control = forms.TypedChoiceField(choices=CLOCKS, required=False, coerce=int, empty_value=None,
+                                          label="Clock")
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.modes = modes()
+        self.fields["mode"].choices = [(m["slug"], m["title"]) for m in self.modes]
+        if self.modes and not self.is_bound:
+            self.fields["mode"].initial = self.modes[0]["slug"]
+        names = sorted({v["name"] for m in self.modes for v in m["variants"]})
+        self.fields["variants"].choices = [(n, n.capitalize()) for n in names]
+
+    def clean(self):
+        data = super().clean()
+        mode = next((m for m in self.modes if m["slug"] == data.get("mode")), None)
+        if mode is None:
+            return data
+        allowed = {v["name"] for v in mode["variants"]}
+        wrong = [v for v in data.get("variants") or [] if v not in allowed]
+        if wrong:
+            self.add_error("variants", f"{mode['title']} has no {', '.join(wrong)} variation.")
+        opponent = data.get("opponent")
+        if opponent == "solo" and not mode["solo"]:
+            self.add_error("opponent", f"{mode['title']} is for two players: choose whom to play with.")
+        if opponent != "solo" and not mode["two_player"]:
+            self.add_error("opponent", f"{mode['title']} is played alone.")
+        if opponent == "user":
+            name = (data.get("username") or "").strip()
+            if not name:
+                self.add_error("username", "Whom do you want to invite?")
+            else:
+                found = get_user_model().objects.filter(Q(username__iexact=name), is_active=True).first()
+                if found is None:
+                    self.add_error("username", f"There is no player called {name!r}.")
+                elif self.user is not None and found.pk == self.user.pk:
+                    self.add_error("username", "You cannot invite yourself.")
+                data["opponent_user"] = found
+        if opponent == "email" and not data.get("email"):
+            self.add_error("email", "Which address should the invitation go to?")
+        return data
+
+    def game_options(self) -> dict:
+        return {"variant": list(self.cleaned_data.get("variants") or []) or "standard"}
+
+
+class NoteForm(forms.ModelForm):
+    class Meta:
+        model = Note
+        fields = ["text"]
+        widgets = {"text": forms.Textarea(attrs={"rows": 5, "placeholder": "Only you can read these notes."})}
+        labels = {"text": "My notes"}
+
+
+class ChatForm(forms.ModelForm):
+    class Meta:
+        model = ChatMessage
+        fields = ["text"]
+        widgets = {"text": forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Say something"})}
+        labels = {"text": "Message"}
+
+    def clean_text(self):
+        text = self.cleaned_data["text"].strip()
+        if not text:
+            raise forms.ValidationError("Write something first.")
+        return text

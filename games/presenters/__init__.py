@@ -1,0 +1,33 @@
+"""Turn what one seat may see into template context: one module per kind of board.
+
+A presenter gets only the engine contract's output for that seat, ``view(state, seat)``
+and ``legal_moves(state, seat)`` (plus ``describe_move`` for labels), and returns plain
+data for ``templates/games/game.html``.  Nothing here knows a game's rules: where a card
+may go is read from the legal moves, never worked out again.
+
+``present(game, seat_index, state, pick=None)`` picks the presenter of the game's board
+(``BOARDS``); a game without one of its own is shown by ``generic`` (hand and moves as
+buttons), so every registered engine is playable here the day it lands.
+"""
+
+from __future__ import annotations
+
+from . import generic, tree
+from .common import Presentation, visible_cards
+
+BOARDS = {
+    "know_thyself": tree,
+    "dream_odyssey": tree,
+}
+
+
+def present(rules, state: dict, seat: int | None, *, pick: str | None = None, interactive: bool = True
+            ) -> Presentation:
+    """Everything the game page shows of ``state`` to ``seat`` (None: a spectator/replay)."""
+    view = rules.view(state, seat)
+    moves = rules.legal_moves(state, seat) if (interactive and seat is not None) else []
+    board = BOARDS.get(rules.slug, generic)
+    return board.present(rules, state, view, seat, moves, pick)
+
+
+__all__ = ["BOARDS", "Presentation", "present", "visible_cards"]

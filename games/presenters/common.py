@@ -1,0 +1,118 @@
+"""What every board presenter shares: cards as display data, moves as choices."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.cards import CARDS, ROMAN, SUIT_NAMES, is_card
+
+SUIT_SIGNS = {"c": "cups", "s": "swords", "p": "pentacles", "w": "wands"}
+
+
+def card_info(code: str, *, pickable: bool = False, picked: bool = False) -> dict:
+    card = CARDS[code]
+    major = card.arcana == "major"
+    return {
+        "code": code,
+        "name": card.name,
+        "major": major,
+        "corner": ROMAN[card.number] if major else card.rank,
+        "value": card.value,
+        "suit": card.suit or "",
+        "suit_name": SUIT_NAMES.get(card.suit, "Major Arcana"),
+        "keyword": card.keyword,
+        "court": (not major) and card.rank in ("P", "N", "Q", "K"),
+        "pickable": pickable,
+        "picked": picked,
+    }
+
+
+def visible_cards(data: Any) -> set[str]:
+    """Every card code that appears anywhere in a view (so a seat may see it)."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if is_card(item):
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+@dataclass
+class Choice:
+    """One legal move as something to click: a form posting ``move`` as JSON."""
+
+    move: dict
+    label: str
+    target: str = ""  # the board space / column id it highlights, if any
+
+    @property
+    def json(self) -> str:
+        return json.dumps(self.move, sort_keys=True, separators=(",", ":"))
+
+
+def target_of(move: dict) -> str:
+    if "to" in move:
+        return str(move["to"])
+    if "column" in move:
+        return f"column:{move['column']}"
+    return ""
+
+
+@dataclass
+class Presentation:
+    """Template context of one seat's view; every field is plain data."""
+
+    board_kind: str  # "tree" | "starfield" | "" (no board of its own)
+    prompt: str = ""
+    hand: list | None = None  # card infos; None when the seat has no hand to see
+    hand_count: int | None = None
+    waiting: list = field(default_factory=list)  # raised cards still to place
+    waiting_label: str = ""
+    cells: list = field(default_factory=list)  # board spaces with x/y, cards, target choice
+    lines: list = field(default_factory=list)  # board branches as (x1, y1, x2, y2) grid centres
+    board_width: int = 0
+    board_height: int = 0
+    planes: list = field(default_factory=list)  # {"title", "columns": [...], "rows": n}
+    piles: list = field(default_factory=list)  # {"title", "count"} and/or "cards"
+    facts: list = field(default_factory=list)  # (label, value) pairs: score, sacred number ...
+    events: list = field(default_factory=list)  # the engine's own log lines, if it keeps one
+    picked: dict | None = None
+    picked_choices: list = field(default_factory=list)  # every move of the picked card
+    actions: list = field(default_factory=list)  # moves that need no card picked first
+    can_act: bool = False
+    view: dict = field(default_factory=dict)
+
+
+def choices_for(rules, state: dict, seat: int | None, moves: list[dict], pick: str | None):
+    """Split legal moves into card picks and plain actions.
+
+    Returns (pickable card codes, picked code or None, choices of the picked card,
+    choices that need no card).  A move with a single ``card`` is made by picking the card
+    and then its target; anything else (``cards`` sets, raise, refill, forfeit...) is a
+    button of its own.
+    """
+    pickable: list[str] = []
+    actions: list[Choice] = []
+    for move in moves:
+        card = move.get("card")
+        if isinstance(card, str):
+            if card not in pickable:
+                pickable.append(card)
+        else:
+            actions.append(Choice(move, rules.describe_move(state, seat, move), target_of(move)))
+    if pick not in pickable:
+        # One card to move and nothing else to do (e.g. the last raised card): pick it.
+        pick = pickable[0] if len(pickable) == 1 and not actions else None
+    picked_choices = [
+        Choice(m, rules.describe_move(state, seat, m), target_of(m)) for m in moves if m.get("card") == pick
+    ] if pick else []
+    return pickable, pick, picked_choices, actions

@@ -1,0 +1,22 @@
+"""A game without a board presenter of its own: its cards in hand and its moves as buttons."""
+
+from __future__ import annotations
+
+from .common import Presentation, card_info, choices_for
+
+
+def present(rules, state, view, seat, moves, pick) -> Presentation:
+    pickable, pick, picked_choices, actions = choices_for(rules, state, seat, moves, pick)
+    hand = view.get("hand") if isinstance(view.get("hand"), list) else None
+    return Presentation(
+        board_kind="",
+        prompt=view.get("prompt") or "",
+        hand=[card_info(c, pickable=c in pickable, picked=c == pick) for c in hand] if hand is not None else None,
+        hand_count=view.get("hand_count"),
+        picked=card_info(pick) if pick else None,
+        picked_choices=picked_choices,
+        actions=actions,
+        can_act=bool(moves),
+        events=[line for line in view.get("log") or [] if isinstance(line, str)],
+        view=view,
+    )

@@ -1,0 +1,90 @@
+"""The Tree of Life (Know Thyself, Dream Odyssey): Sefira on a grid, the Material Plane as
+columns, the hand and the raised cards waiting for a place."""
+
+from __future__ import annotations
+
+from games.engine import tree as tree_board
+
+from .common import Presentation, card_info, choices_for
+
+COLUMN_TITLES = ("Left Seeress", "Middle Seeress", "Right Seeress")
+
+
+def present(rules, state, view, seat, moves, pick) -> Presentation:
+    pickable, pick, picked_choices, actions = choices_for(rules, state, seat, moves, pick)
+    targets = {c.target: c for c in picked_choices if c.target}
+
+    def cards(codes):
+        return [card_info(c, pickable=c in pickable, picked=c == pick) for c in codes]
+
+    spaces = view.get("tree") or {}
+    grace = list(view.get("grace") or [])
+    cells = []
+    for node, (x, y) in tree_board.LAYOUT.items():
+        cell = {"id": node, "name": tree_board.SPACE_NAMES.get(node, node), "x": x + 1, "y": y + 1,
+                "kind": "root" if node == tree_board.ROOT else "grace" if tree_board.is_grace(node) else "sefira",
+                "major": None, "minors": [], "target": targets.get(node), "status": ""}
+        slot = spaces.get(node)
+        if isinstance(slot, dict) and slot.get("major"):
+            cell["major"] = card_info(slot["major"])
+            cell["minors"] = cards(slot.get("minors") or [])
+            if slot.get("resolved"):
+                cell["status"] = "resolved"
+            elif slot.get("value"):
+                cell["status"] = f"{slot['value'] - max(slot.get('needs', 0), 0)} of {slot['value']}"
+            else:
+                cell["status"] = "takes any one Minor"
+        elif tree_board.is_grace(node):
+            held = grace[int(node[6:])] if int(node[6:]) < len(grace) else None
+            if held:
+                cell["major"] = card_info(held)
+        if node in ("sun", "moon"):
+            cell["kind"] = "sefira special"
+        cells.append(cell)
+
+    lines = [(tree_board.LAYOUT[a][0] + 0.5, tree_board.LAYOUT[a][1] + 0.5,
+              tree_board.LAYOUT[b][0] + 0.5, tree_board.LAYOUT[b][1] + 0.5) for a, b in tree_board.BRANCHES]
+
+    columns = []
+    for index, column in enumerate(view.get("plane") or []):
+        target = targets.get(f"column:{index}")
+        columns.append({"index": index, "title": COLUMN_TITLES[index] if index < 3 else f"Column {index + 1}",
+                        "cards": cards(column), "target": target})
+    rows = max((len(c["cards"]) for c in columns), default=0)
+    planes = [{"title": "Material Plane", "columns": columns, "rows": rows}] if columns else []
+
+    hand = view.get("hand")
+    piles = [{"title": "Deck", "count": view.get("deck_count"), "cards": None}]
+    for key, title in (("discard", "Discard pile"), ("out", "Out of the game")):
+        if view.get(key):
+            piles.append({"title": title, "count": len(view[key]), "cards": [card_info(c) for c in view[key]]})
+
+    facts = []
+    if view.get("score") is not None:
+        facts.append(("Score", view["score"]))
+    if view.get("sacred"):
+        facts.append(("Sacred number", view["sacred"]))
+    if view.get("variant"):
+        facts.append(("Variation", ", ".join(view["variant"])))
+
+    return Presentation(
+        board_kind="tree",
+        prompt=view.get("prompt") or "",
+        hand=cards(hand) if isinstance(hand, list) else None,
+        hand_count=view.get("hand_count"),
+        waiting=cards(view.get("waiting") or []),
+        waiting_label="Raised cards waiting for a place",
+        cells=cells,
+        lines=lines,
+        board_width=5,
+        board_height=8,
+        planes=planes,
+        piles=piles,
+        facts=facts,
+        events=[line for line in view.get("log") or [] if isinstance(line, str)],
+        picked=card_info(pick) if pick else None,
+        picked_choices=picked_choices,
+        actions=actions,
+        can_act=bool(moves),
+        view=view,
+    )

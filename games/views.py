@@ -1,0 +1,461 @@
+"""The game pages: thin views over ``games.services`` (changes) and ``games.presenters``
+(what a seat sees).  Every view starts with ``get_game_for``, so a user without a seat in
+a game gets 404 from every URL of it, as if it did not exist."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services
+from games.catalogue import VARIANT_TEXT
+from games.engine import IllegalMove
+from games.forms import ChatForm, NewGameForm, NoteForm
+from games.models import ChatMessage, Game, Note, Seat
+from games.presenters import present
+from games.presenters.common import visible_cards
+from games.engine.cards import CARDS
+
+# The regions of the game page, each a {% partialdef %} of games/game.html.  htmx requests
+# get back only the regions whose HTML differs from what the page shows (it sends a hash
+# of each), swapped out of band.
+REGIONS = ("status", "board", "planes", "hand", "log", "chat", "poll")
+_CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+
+
+def get_game_for(request, game_id: int, *, joined: bool = True) -> tuple[Game, Seat]:
+    """The game and the requesting user's seat in it; 404 for anyone without a seat."""
+    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
+    seat = next((s for s in game.seats.all() if s.user_id == request.user.pk), None)
+    if seat is None or (joined and seat.status != Seat.Status.JOINED):
+        raise Http404("No such game.")
+    return game, seat
+
+
+# --- lists and starting ------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def game_list(request):
+    seats = (
+        Seat.objects.filter(user=request.user)
+        .exclude(status=Seat.Status.DECLINED)
+        .select_related("game")
+        .prefetch_related("game__seats__user")
+        .order_by("-game__updated_at")
+    )
+    my_turn, waiting, invitations, finished = [], [], [], []
+    for seat in seats[:500]:
+        game = seat.game
+        entry = {"game": game, "seat": seat, "others": [s for s in game.seats.all() if s.pk != seat.pk]}
+        if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
+            invitations.append(entry)
+        elif game.status == Game.Status.ACTIVE and seat.index in game.to_act:
+            my_turn.append(entry)
+        elif game.status in (Game.Status.ACTIVE, *Game.WAITING):
+            waiting.append(entry)
+        else:
+            finished.append(entry)
+    # Most urgent first: the nearest deadline, then the longest waiting.
+    my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
+    return render(request, "games/list.html", {
+        "invitations": invitations, "my_turn": my_turn, "waiting": waiting, "finished": finished[:100],
+    })
+
+
+@login_required
+def new_game(request):
+    form = NewGameForm(request.POST or None, user=request.user,
+                       initial={"mode": request.GET.get("mode")} if request.GET.get("mode") else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.start_game(
+                request.user, data["mode"], form.game_options(),
+                opponent=data.get("opponent_user") if data["opponent"] == "user" else None,
+                invite_email=data["email"] if data["opponent"] == "email" else "",
+                open_challenge=data["opponent"] == "open",
+                time_control=data.get("time_control"),
+            )
+        except services.GameError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(game)
+    variant_rows = [(choice, VARIANT_TEXT.get(choice.data["value"], "")) for choice in form["variants"]]
+    return render(request, "games/new.html", {"form": form, "modes": form.modes, "variant_rows": variant_rows},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+@require_GET
+def lobby(request):
+    challenges = (
+        Game.objects.filter(status=Game.Status.OPEN)
+        .select_related("created_by")
+        .order_by("-created_at")[:100]
+    )
+    return render(request, "games/lobby.html", {"challenges": challenges})
+
+
+@login_required
+@require_POST
+def accept_challenge(request, game_id):
+    game = get_object_or_404(Game, pk=game_id, status=Game.Status.OPEN)
+    try:
+        services.accept_challenge(game.pk, request.user)
+    except services.GameError as error:
+        messages.error(request, error.message)
+        return redirect("games:lobby")
+    return redirect(game)
+
+
+def invitation(request, token):
+    """The link of an invitation mail: accept or decline, after logging in or signing up."""
+    seat = get_object_or_404(
+        Seat.objects.select_related("game", "game__created_by"),
+        invite_token=token, status=Seat.Status.INVITED, game__status=Game.Status.INVITED,
+    )
+    game = seat.game
+    if not request.user.is_authenticated:
+        # Remembered so that logging in or signing up in this session takes the seat.
+        pending = request.session.get("game_invitations", [])
+        if token not in pending:
+            request.session["game_invitations"] = pending + [token]
+        return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": token})
+    if request.method == "POST":
+        try:
+            if request.POST.get("answer") == "decline":
+                services.decline_invitation(game.pk, request.user, token)
+                messages.info(request, "You declined the invitation.")
+                return redirect("games:list")
+            services.accept_invitation(game.pk, request.user, token)
+        except services.GameError as error:
+            messages.error(request, error.message)
+            return redirect("games:list")
+        return redirect(game)
+    return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": token})
+
+
+def _answer(request, game_id, action, success: str | None = None, to_list: bool = False):
+    try:
+        game = action()
+    except services.GameError as error:
+        messages.error(request, error.message)
+        return redirect("games:game", game_id)
+    if success:
+        messages.info(request, success)
+    return redirect("games:list") if to_list else redirect(game)
+
+
+@login_required
+@require_POST
+def accept(request, game_id):
+    get_game_for(request, game_id, joined=False)
+    return _answer(request, game_id, lambda: services.accept_invitation(game_id, request.user))
+
+
+@login_required
+@require_POST
+def decline(request, game_id):
+    get_game_for(request, game_id, joined=False)
+    return _answer(request, game_id, lambda: services.decline_invitation(game_id, request.user),
+                   "You declined the invitation.", to_list=True)
+
+
+@login_required
+@require_POST
+def cancel(request, game_id):
+    get_game_for(request, game_id)
+    return _answer(request, game_id, lambda: services.cancel_game(game_id, request.user),
+                   "The game was cancelled.", to_list=True)
+
+
+@login_required
+@require_POST
+def rematch(request, game_id):
+    get_game_for(request, game_id)
+    return _answer(request, game_id, lambda: services.rematch(game_id, request.user))
+
+
+@login_required
+@require_POST
+def resign(request, game_id):
+    get_game_for(request, game_id)
+    return _answer(request, game_id, lambda: services.resign(game_id, request.user))
+
+
+# --- the game page ---------------------------------------------------------------------------
+
+
+def poll_stamp(game: Game) -> str:
+    """Changes whenever the page of the game would: a move, an end, a chat line."""
+    last_chat = game.chat.order_by("-pk").values_list("pk", flat=True).first() if game.players > 1 else 0
+    return f"{game.version}.{game.status}.{last_chat or 0}"
+
+
+def _log_for(game: Game, seat: Seat, state: dict, view: dict) -> list[dict]:
+    """The move log in words.  While the game runs, another seat's move is named only if
+    every card it mentions is one this seat can see now (a discard from a hidden hand is
+    told as "made a move")."""
+    names = {s.index: s.player_name for s in game.seats.all()}
+    hidden: set[str] = set()
+    if not game.is_over and game.players > 1:
+        hidden = set(CARDS) - visible_cards(view)
+    entries = []
+    for record in game.moves.all():
+        text = record.description
+        if hidden and record.seat != seat.index and _mentions(text, record.move, hidden):
+            text = f"made a move ({str(record.move.get('type', 'move')).replace('_', ' ')})"
+        entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
+                        "mine": record.seat == seat.index, "text": text, "at": record.created_at})
+    return entries
+
+
+def _mentions(text: str, move: dict, hidden: set[str]) -> bool:
+    cards = [move.get("card")] + list(move.get("cards") or [])
+    if any(c in hidden for c in cards if isinstance(c, str)):
+        return True
+    return any(CARDS[c].name in text or re.search(rf"\b{re.escape(c)}\b", text) for c in hidden)
+
+
+def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
+                 confirm: dict | None = None) -> dict:
+    rules = game.rules
+    state = game.load_state()
+    started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
+    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE)
+    seats = list(game.seats.all())
+    to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
+    my_turn = seat.index in to_act
+    if game.status == Game.Status.ACTIVE:
+        if my_turn and len(to_act) > 1:
+            turn = "Your turn (the other player is asked to act too)."
+        elif my_turn:
+            turn = "Your turn."
+        else:
+            turn = "Waiting for " + " and ".join(s.player_name for s in seats if s.index in to_act) + "."
+    elif game.status == Game.Status.OPEN:
+        turn = "Waiting for someone to accept your open challenge in the lobby."
+    elif game.status == Game.Status.INVITED:
+        turn = "Waiting for the invited player to accept."
+    else:
+        turn = game.get_status_display() + (f": {game.end_reason}" if game.end_reason else ".")
+    note = Note.objects.filter(game=game, user=request.user).first()
+    chat = list(game.chat.select_related("user")) if game.players > 1 else None
+    return {
+        "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
+        "my_turn": my_turn, "turn": turn, "message": message, "confirm": confirm,
+        "log": _log_for(game, seat, state, show.view) if started else [],
+        "chat": chat, "chat_form": ChatForm(),
+        "note_form": NoteForm(instance=note),
+        "stamp": poll_stamp(game),
+        # Poll fast while someone else is to act; slowly otherwise, for chat and clocks.
+        "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "20s",
+        "live": not game.is_over,
+        "outcome": game.outcome,
+        "winners": [s.player_name for s in seats if game.outcome and s.index in game.outcome.get("winners", [])],
+        "now": timezone.now(),
+    }
+
+
+def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
+    """The regions that changed, as htmx out-of-band swaps, with their new hashes."""
+    parts = []
+    for region in REGIONS:
+        html = render_to_string(f"games/game.html#{region}", {**context, "oob": True}, request=request)
+        digest = hashlib.sha1(_CSRF_INPUT.sub("", html).encode()).hexdigest()[:16]
+        if request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) == digest:
+            continue
+        parts.append(html)
+        parts.append(f'<input type="hidden" class="region-hash" id="seen-{region}" name="seen_{region}" '
+                     f'value="{digest}" hx-swap-oob="true">')
+    pick = context["show"].picked["code"] if context["show"].picked else ""
+    parts.append(f'<input type="hidden" class="region-hash" id="pick-state" name="picked" value="{pick}" '
+                 f'hx-swap-oob="true">')
+    return HttpResponse("".join(parts), status=status)
+
+
+@login_required
+@require_GET
+def game_page(request, game_id):
+    game, seat = get_game_for(request, game_id, joined=False)
+    if seat.status != Seat.Status.JOINED:
+        if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
+            return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
+        raise Http404("No such game.")
+    pick = request.GET.get("pick", request.GET.get("picked"))  # a click wins over the page's memory
+    context = game_context(request, game, seat, pick=None if pick in ("", "none") else pick)
+    if request.htmx:
+        return regions_response(request, context)
+    return render(request, "games/game.html", context)
+
+
+@login_required
+@require_GET
+def version(request, game_id):
+    """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
+    game, _ = get_game_for(request, game_id)
+    if request.GET.get("v") == poll_stamp(game):
+        return HttpResponse(status=204)
+    response = HttpResponse(status=200)
+    response["HX-Trigger"] = "game-changed"
+    return response
+
+
+def _draws_cards(game: Game, seat: Seat, move: dict) -> bool:
+    """Whether the move takes cards from a face-down pile (so it cannot be taken back)."""
+    rules = game.rules
+    state = game.load_state()
+    try:
+        after = rules.apply(state, seat.index, move)
+    except (IllegalMove, ValueError, KeyError, TypeError):
+        return False  # submit_move gives the real answer
+    def in_decks(s):
+        return sum(len(cards) for zone, cards in rules.zones(s).items() if "deck" in zone)
+    return in_decks(after) < in_decks(state)
+
+
+@login_required
+@require_POST
+def move(request, game_id):
+    game, seat = get_game_for(request, game_id)
+    status, message, confirm = 200, "", None
+    try:
+        expected = int(request.POST.get("version", ""))
+        chosen = json.loads(request.POST.get("move", ""))
+        if not isinstance(chosen, dict):
+            raise ValueError
+    except ValueError:
+        status, message = 400, "That move could not be read; please choose it again on the board."
+    else:
+        if (seat.wants_confirmation and not request.POST.get("confirmed") and game.version == expected
+                and game.status == Game.Status.ACTIVE and _draws_cards(game, seat, chosen)):
+            confirm = {"move": request.POST["move"], "version": expected,
+                       "label": game.rules.describe_move(game.load_state(), seat.index, chosen)}
+        else:
+            try:
+                services.submit_move(game.pk, request.user, chosen, expected)
+            except IllegalMove as error:
+                status, message = 400, str(error)
+            except services.GameError as error:
+                status, message = error.status, error.message
+            else:
+                if not request.htmx:
+                    return redirect(game)
+            game, seat = get_game_for(request, game_id)
+    context = game_context(request, game, seat, message=message, confirm=confirm)
+    if request.htmx:
+        return regions_response(request, context, status)
+    return render(request, "games/game.html", context, status=status)
+
+
+@login_required
+@require_POST
+def preferences(request, game_id):
+    game, seat = get_game_for(request, game_id)
+    seat.confirm_moves = request.POST.get("confirm_moves") == "on"
+    seat.save(update_fields=["confirm_moves"])
+    messages.info(request, "Saved: " + ("moves that draw cards will ask once more." if seat.confirm_moves
+                                        else "moves are sent at once."))
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def chat(request, game_id):
+    game, seat = get_game_for(request, game_id)
+    if game.players < 2:
+        raise Http404("A solo game has no chat.")
+    form = ChatForm(request.POST)
+    status = 200
+    if form.is_valid():
+        ChatMessage.objects.create(game=game, seat=seat.index, user=request.user, text=form.cleaned_data["text"])
+        form = ChatForm()
+    else:
+        status = 400
+    if not request.htmx:
+        if status == 400:
+            messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+        return redirect(reverse("games:game", args=[game.pk]) + "#chat")
+    context = game_context(request, game, seat)
+    context["chat_form"] = form
+    return regions_response(request, context, status)
+
+
+@login_required
+@require_POST
+def notes(request, game_id):
+    game, _ = get_game_for(request, game_id)
+    note = Note.objects.filter(game=game, user=request.user).first() or Note(game=game, user=request.user)
+    form = NoteForm(request.POST, instance=note)
+    saved = form.is_valid()
+    if saved:
+        form.save()
+    if request.htmx:
+        return render(request, "games/game.html#notes",
+                      {"game": game, "note_form": form, "notes_saved": saved}, status=200 if saved else 400)
+    messages.info(request, "Notes saved." if saved else "The notes could not be saved.")
+    return redirect(game)
+
+
+# --- after the game -------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def history(request, game_id):
+    """Step through a finished game: the board after each move, as this seat saw it."""
+    game, seat = get_game_for(request, game_id)
+    if not game.is_over or game.started_at is None:
+        raise Http404("The history of a game opens when it has ended.")
+    records = list(game.moves.all())
+    try:
+        step = min(max(int(request.GET.get("step", len(records))), 0), len(records))
+    except ValueError:
+        step = len(records)
+    rules = game.rules
+    state = rules.replay(game.seed, game.players, game.options, [(m.seat, m.move) for m in records[:step]])
+    names = {s.index: s.player_name for s in game.seats.all()}
+    context = {
+        "game": game, "seat": seat, "step": step, "total": len(records),
+        "show": present(rules, state, seat.index, interactive=False),
+        "current": records[step - 1] if step else None,
+        "moves": [{"number": m.number, "who": names.get(m.seat, "?"), "text": m.description} for m in records],
+    }
+    template = "games/history.html"
+    if request.htmx:
+        template += "#replay"
+    return render(request, template, context)
+
+
+@login_required
+@require_GET
+def record(request, game_id):
+    """The game's record (seed, options, moves) as JSON, once nothing in it is secret."""
+    game, _ = get_game_for(request, game_id)
+    if not game.is_over or game.started_at is None:
+        raise Http404("The record can be downloaded once the game has ended.")
+    data = {
+        "game": game.mode, "title": game.title, "id": game.pk, "status": game.status,
+        "seed": game.seed, "players": game.players, "options": game.options,
+        "seats": [{"index": s.index, "player": s.player_name} for s in game.seats.all()],
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "outcome": game.outcome,
+        "moves": [{"number": m.number, "seat": m.seat, "move": m.move, "description": m.description,
+                   "at": m.created_at.isoformat()} for m in game.moves.all()],
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="sefirot-{game.mode}-{game.pk}.json"'
+    return response
