@@ -161,5 +161,14 @@ def label(code: str) -> str:
     return card.name
 
 
+def short_name(code: str) -> str:
+    """The name with a numeral for pips 2-10, where the value matters to the reader:
+    ``9 of Pentacles``, ``Ace of Cups``, ``Queen of Swords``, ``The Hermit``."""
+    card = CARDS[code]
+    if card.arcana == "minor" and card.rank.isdigit():
+        return f"{card.rank} of {SUIT_NAMES[card.suit]}"
+    return card.name
+
+
 def keyword(code: str) -> str:
     return CARDS[code].keyword

@@ -25,7 +25,7 @@ from __future__ import annotations
 from . import plane as mplane
 from . import register
 from .base import IllegalMove, Move, Rules, State, shuffled
-from .cards import CARDS, COURTS, DECK, FOOL, is_card, label, value
+from .cards import CARDS, COURTS, DECK, FOOL, is_card, label, short_name, value
 from .tree import (ADJACENT, CENTRAL, GRACE_FIELDS, ROOT, SEFIRA, SPACE_NAMES, SPACES,
                    SPECIAL_CARD)
 
@@ -55,8 +55,7 @@ _LIST_EVENTS = frozenset({"match", "negate", "raise"})
 
 def _the(code: str) -> str:
     """A card name that reads well mid-sentence: "the 9 of Pentacles", "The Hermit"."""
-    card = CARDS[code]
-    return card.name if card.arcana == "major" else f"the {card.name}"
+    return CARDS[code].name if code[0] == "M" else f"the {short_name(code)}"
 
 
 def _cards_text(codes: list[str]) -> str:
