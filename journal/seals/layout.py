@@ -132,7 +132,7 @@ def _symbols(cards: list[str], cx: float, cy: float, R: float) -> list[Item]:
 # cell, the same height as the element triangles; taller ones (Virgo's tail) still fit.
 MAJOR_EM = 0.76 / 0.73
 # A Minor: its numeral's cap height, the gap below it, then the suit drawing.
-MINOR_NUMERAL_CAP, MINOR_GAP, MINOR_SUIT = 0.28, 0.07, 0.66
+MINOR_NUMERAL_CAP, MINOR_GAP, MINOR_SUIT = 0.28, 0.07, 0.64
 
 
 def card_symbol(code: str, x: float, y: float, cell: float) -> list[Item]:
@@ -142,16 +142,19 @@ def card_symbol(code: str, x: float, y: float, cell: float) -> list[Item]:
         if card.shape:
             return transform(symbols.element(card.shape), cell, x, y)
         return [centred_glyph(card.glyph, "symbol", MAJOR_EM * cell, x, y)]
-    # Numeral over suit, the pair centred in the cell by its ink: a Q's tail counts.
+    # Numeral over suit, the pair centred in the cell by its ink; a numeral that reaches
+    # below its baseline (the Queen's tail) shrinks the pair to keep it inside the cell.
     font = metrics("numeral")
-    em = MINOR_NUMERAL_CAP * cell / font.run_ink("H").height
     ink = font.run_ink(card.rank)
+    cap = font.run_ink("H").height
+    fit = min(1.0, 1 / (MINOR_NUMERAL_CAP * ink.height / cap + MINOR_GAP + MINOR_SUIT))
+    em = MINOR_NUMERAL_CAP * cell * fit / cap
     numeral_h = ink.height * em
-    total = numeral_h + (MINOR_GAP + MINOR_SUIT) * cell
+    total = numeral_h + (MINOR_GAP + MINOR_SUIT) * cell * fit
     top = y - total / 2
     numeral = centred_run(card.rank, "numeral", em, x, top + ink.ymax * em)
-    suit_y = top + numeral_h + (MINOR_GAP + MINOR_SUIT / 2) * cell
-    return numeral + transform(symbols.SUIT_DRAWINGS[card.suit](), MINOR_SUIT * cell, x, suit_y)
+    suit_y = top + numeral_h + (MINOR_GAP + MINOR_SUIT / 2) * cell * fit
+    return numeral + transform(symbols.SUIT_DRAWINGS[card.suit](), MINOR_SUIT * cell * fit, x, suit_y)
 
 
 def centred_glyph(char: str, role: str, em: float, x: float, y: float) -> Glyph:
