@@ -17,7 +17,7 @@ State (plain JSON data; ``dumps`` gives it byte for byte):
               ``minors`` placed on it in order, ``resolved_by`` (``None`` until
               resolved); Warring Planets adds ``facing`` and may hold a ``guard`` instead
 ``raised``    Minors that left the plane this turn and still wait for a place, in the
-              order they left
+              order they left (the zone and view call them ``waiting``, as Know Thyself does)
 ``groups``    matching groups that may still negate a pair of courts this turn
 ``phase``     ``draw`` | ``play`` | ``choose_set`` | ``negate`` | ``discard`` | ``place`` |
               ``over`` (the names Know Thyself uses for the same steps)
@@ -206,10 +206,14 @@ class StarfieldGame(Rules):
             "hand_counts": [len(h) for h in state["hands"]],
             "planes": [[list(col) for col in p] for p in state["planes"]],
             "board": {s: self._public_entry(state, e) for s, e in state["board"].items()},
-            "raised": list(state["raised"]),
+            "waiting": list(state["raised"]),
             "discard_count": len(state["discard"]),
             "out": list(state["out"]),
-            "sacred": dict(state["sacred"]) if state["sacred"] else None,
+            # The number is public; the card that set it may be in someone's hand (a given
+            # deck is not reshuffled), so it is named only once the game is over.
+            "sacred": state["sacred"]["number"] if state["sacred"] else None,
+            "sacred_card": state["sacred"]["card"] if state["sacred"] and state["end"] else None,
+            "prompt": self.prompt(state, seat),
             "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
             "scores": self.scores(state),
             "outcome": self.outcome(state),
@@ -237,10 +241,18 @@ class StarfieldGame(Rules):
         if self.uses_gifts:
             for g, f in zip(starfield.GIFT_FIELDS, state["gifts"]):
                 z[g] = [] if f is None else [f["card"]]
-        z["raised"] = list(state["raised"])
+        z["waiting"] = list(state["raised"])
         z["discard"] = list(state["discard"])
         z["out"] = list(state["out"])
         return z
+
+    def prompt(self, state: State, seat: int | None) -> str:
+        """One line telling this seat what is going on."""
+        if state["end"]:
+            return state["end"]["reason"]
+        if seat != state["turn"]:
+            return f"Waiting for seat {state['turn']} to {PHASE_HINTS[state['phase']]}."
+        return f"Your turn: {PHASE_HINTS[state['phase']]}."
 
     def normalise_move(self, move: Move) -> Move:
         # Sets of cards are listed in card order; accept them in any order.
@@ -313,6 +325,8 @@ class StarfieldGame(Rules):
                     return f"{label(card)} is not waiting to be placed."
                 if kind == "take":
                     return f"{label(card)} is not on your Gift Field."
+                if kind == "play" and is_major(card):
+                    return f"{label(card)} has no space within your reach now."
                 return f"{label(card)} cannot be used that way now."
             places = sorted({str(m.get("to", m.get("column"))) for m in same})
             if "column" in move and is_major(card):
