@@ -118,7 +118,7 @@ def check_seal_input(
     return codes, inscribed, fmt_key, size_key
 
 
-def layout(cards: Sequence[str], words: Sequence[str] | None = None, size: str = "a5") -> SealLayout:
+def seal_layout(cards: Sequence[str], words: Sequence[str] | None = None, size: str = "a5") -> SealLayout:
     """The seal's geometry (for previews and tests); validates like ``render_seal``."""
     codes, inscribed, _, size_key = check_seal_input(cards, words, "png", size)
     return layout_seal(codes, inscribed, size_key)
@@ -164,6 +164,6 @@ def _title(codes: list[str], words: list[str]) -> str:
 
 __all__ = [
     "CONTENT_TYPES", "FORMATS", "MAX_CARDS", "MAX_WORD_LENGTH", "MIN_CARDS", "RENDERER_VERSION",
-    "SIZES", "SIZE_LABELS", "SealInputError", "check_seal_input", "default_words", "layout",
-    "normalise_card", "render_seal", "seal_digest", "seal_filename",
+    "SIZES", "SIZE_LABELS", "SealInputError", "check_seal_input", "default_words", "normalise_card",
+    "render_seal", "seal_digest", "seal_filename", "seal_layout",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import math
-from functools import cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -32,7 +32,7 @@ def supersampling(side_px: int) -> int:
     return 4 if side_px <= 1400 else 3
 
 
-@cache
+@lru_cache(maxsize=32)  # each seal sets its words at its own size: keep the recent ones
 def _font(role: str, px: float) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_path(role)), px, layout_engine=ImageFont.Layout.BASIC)
 
@@ -91,13 +91,22 @@ def _glyph(canvas: Image.Image, draw: ImageDraw.ImageDraw, glyph: Glyph, x: floa
     if not glyph.rotation:
         draw.text((x, y), glyph.char, font=font, fill=INK, anchor="ls")
         return
-    # Pillow sets text only upright: draw the glyph as a mask around its origin, turn the
-    # mask about that origin and press it onto the page.
+    # Pillow sets text only upright: draw the glyph into a tight mask, then map that mask
+    # onto the page with one affine transform (rotation about the glyph's origin, sub-pixel
+    # position included) and press it on as ink.
+    pad = 2
     left, top, right, bottom = font.getbbox(glyph.char, anchor="ls")
-    reach = math.ceil(max(math.hypot(a, b) for a in (left, right) for b in (top, bottom))) + 3
-    ix, iy = math.floor(x), math.floor(y)
-    ox, oy = reach + (x - ix), reach + (y - iy)
-    mask = Image.new("L", (2 * reach + 1, 2 * reach + 1), 0)
+    mask = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    ox, oy = pad - left, pad - top  # the glyph's origin in the mask
     ImageDraw.Draw(mask).text((ox, oy), glyph.char, font=font, fill=255, anchor="ls")
-    mask = mask.rotate(-glyph.rotation, resample=Image.Resampling.BICUBIC, center=(ox, oy))
-    canvas.paste(INK, (ix - reach, iy - reach), mask)
+    cos, sin = math.cos(math.radians(glyph.rotation)), math.sin(math.radians(glyph.rotation))
+    # mask -> page: p = (x, y) + rot(u - o); the mask's corners bound the region to fill
+    corners = [(x + cos * (u - ox) - sin * (v - oy), y + sin * (u - ox) + cos * (v - oy))
+               for u in (0, mask.width) for v in (0, mask.height)]
+    x0, y0 = math.floor(min(c[0] for c in corners)), math.floor(min(c[1] for c in corners))
+    x1, y1 = math.ceil(max(c[0] for c in corners)), math.ceil(max(c[1] for c in corners))
+    # page -> mask, as Pillow wants it: u = o + rot(-angle)(p - (x, y)), p = (x0 + i, y0 + j)
+    matrix = (cos, sin, ox + cos * (x0 - x) + sin * (y0 - y),
+              -sin, cos, oy - sin * (x0 - x) + cos * (y0 - y))
+    turned = mask.transform((x1 - x0, y1 - y0), Image.Transform.AFFINE, matrix, Image.Resampling.BICUBIC)
+    canvas.paste(INK, (x0, y0), turned)

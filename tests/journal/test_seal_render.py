@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from games.engine.cards import DECK, KEYWORDS
 from journal.seals import (
-    SIZES, SealInputError, check_seal_input, default_words, layout, render_seal, seal_digest, seal_filename,
+    SIZES, SealInputError, check_seal_input, default_words, render_seal, seal_digest, seal_filename, seal_layout,
 )
 from journal.seals.fonts import metrics
 from journal.seals.geometry import Fill, Glyph, Ring, Stroke
@@ -135,13 +135,13 @@ def assert_words_read_upright(seal) -> None:
 @pytest.mark.parametrize("count", sorted(LONG_SEALS))
 def test_words_in_the_lower_half_read_upright(count):
     cards, words = LONG_SEALS[count]
-    seal = layout(cards, words, "a5")
+    seal = seal_layout(cards, words, "a5")
     assert any(w.lower_half for w in seal.words)
     assert_words_read_upright(seal)
 
 
 def test_a_word_at_the_bottom_runs_left_to_right_without_rotation():
-    seal = layout(["M0", "M1"], ["top", "bottom"], "a4")
+    seal = seal_layout(["M0", "M1"], ["top", "bottom"], "a4")
     bottom = seal.words[1]
     assert bottom.lower_half and bottom.rotation == 0
     xs = [g.x for g in bottom.glyphs]
@@ -155,7 +155,7 @@ def test_a_word_at_the_bottom_runs_left_to_right_without_rotation():
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from(DECK), min_size=2, max_size=5, unique=True), st.sampled_from(SIZES))
 def test_any_reading_keeps_its_words_upright(cards, size):
-    assert_words_read_upright(layout(cards, None, size))
+    assert_words_read_upright(seal_layout(cards, None, size))
 
 
 # --- everything in its place --------------------------------------------------------------
@@ -189,7 +189,7 @@ def _nearest(item, cx, cy) -> float:
 @pytest.mark.parametrize("count", sorted(LONG_SEALS))
 def test_symbols_stay_inside_the_inner_circle_and_words_inside_their_band(count):
     cards, words = LONG_SEALS[count]
-    seal = layout(cards, words, "10cm")
+    seal = seal_layout(cards, words, "10cm")
     R = seal.radius
     word_glyphs = {id(g) for w in seal.words for g in w.glyphs}
     inner_edge = (INNER_R + INNER_WIDTH / 2) * R
@@ -217,7 +217,7 @@ def _angle(seal, x, y) -> float:
 @pytest.mark.parametrize("count", sorted(LONG_SEALS))
 def test_neighbouring_words_never_meet(count):
     cards, words = LONG_SEALS[count]
-    seal = layout(cards, words, "a5")
+    seal = seal_layout(cards, words, "a5")
 
     def offsets(word, around):  # ink angles relative to ``around``, in (-180, 180]
         return [((_angle(seal, x, y) - around + 180) % 360) - 180

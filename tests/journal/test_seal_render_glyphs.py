@@ -119,3 +119,14 @@ def test_a_minor_is_its_numeral_over_its_suit_drawing(code):
     tops = [item.cy - item.r - item.width / 2 if isinstance(item, Ring) else min(y for _, y in item.points)
             for item in drawing]
     assert min(tops) > max(g.y for g in glyphs)
+
+
+def test_the_pdf_font_maps_every_glyph_it_is_asked_for():
+    # The PDF embeds the same files through reportlab; a code point it could not map would
+    # print as glyph 0, the missing-glyph box.
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for role, chars in (("symbol", FONT_GLYPHS), ("numeral", RANKS), ("text", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")):
+        face = TTFont(f"check-{role}", str(font_path(role))).face
+        for char in "".join(chars):
+            assert face.charToGlyph.get(ord(char), 0) != 0, (role, char)
