@@ -24,7 +24,7 @@ from games.forms import ChatForm, NewGameForm, NoteForm
 from games.models import ChatMessage, Game, Note, Seat
 from games.presenters import present
 from games.presenters.common import visible_cards
-from games.engine.cards import CARDS
+from games.engine.cards import CARDS, label
 
 # The regions of the game page, each a {% partialdef %} of games/game.html.  htmx requests
 # get back only the regions whose HTML differs from what the page shows (it sends a hash
@@ -204,29 +204,29 @@ def poll_stamp(game: Game) -> str:
     return f"{game.version}.{game.status}.{last_chat or 0}"
 
 
-def _log_for(game: Game, seat: Seat, state: dict, view: dict) -> list[dict]:
-    """The move log in words.  While the game runs, another seat's move is named only if
-    every card it mentions is one this seat can see now (a discard from a hidden hand is
-    told as "made a move")."""
+def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
+    """The move log in words, where a card this seat cannot see now is told as "a card"
+    (another seat's discard from hand, a card put back into the deck): the log never
+    tells more than the board does."""
     names = {s.index: s.player_name for s in game.seats.all()}
-    hidden: set[str] = set()
-    if not game.is_over and game.players > 1:
-        hidden = set(CARDS) - visible_cards(view)
+    hidden = set(CARDS) - visible_cards(view)
     entries = []
     for record in game.moves.all():
-        text = record.description
-        if hidden and record.seat != seat.index and _mentions(text, record.move, hidden):
-            text = f"made a move ({str(record.move.get('type', 'move')).replace('_', ' ')})"
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
-                        "mine": record.seat == seat.index, "text": text, "at": record.created_at})
+                        "mine": record.seat == seat.index, "text": _redact(record.description, hidden),
+                        "at": record.created_at})
     return entries
 
 
-def _mentions(text: str, move: dict, hidden: set[str]) -> bool:
-    cards = [move.get("card")] + list(move.get("cards") or [])
-    if any(c in hidden for c in cards if isinstance(c, str)):
-        return True
-    return any(CARDS[c].name in text or re.search(rf"\b{re.escape(c)}\b", text) for c in hidden)
+def _redact(text: str, hidden: set[str]) -> str:
+    for code in hidden:
+        card = CARDS[code]
+        if card.name in text:
+            for said in (label(code), f"the {card.name}", card.name):
+                text = text.replace(said, "a card")
+        if code in text:
+            text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", "a card", text)
+    return text
 
 
 def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
@@ -256,7 +256,7 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "confirm": confirm,
-        "log": _log_for(game, seat, state, show.view) if started else [],
+        "log": _log_for(game, seat, show.view) if started else [],
         "chat": chat, "chat_form": ChatForm(),
         "note_form": NoteForm(instance=note),
         "stamp": poll_stamp(game),

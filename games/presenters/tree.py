@@ -21,12 +21,12 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
     grace = list(view.get("grace") or [])
     cells = []
     for node, (x, y) in tree_board.LAYOUT.items():
-        cell = {"id": node, "name": tree_board.SPACE_NAMES.get(node, node), "x": x + 1, "y": y + 1,
+        cell = {"id": node, "dom": node.replace(":", "-"), "name": tree_board.SPACE_NAMES.get(node, node), "x": x + 1, "y": y + 1,
                 "kind": "root" if node == tree_board.ROOT else "grace" if tree_board.is_grace(node) else "sefira",
-                "major": None, "minors": [], "target": targets.get(node), "status": ""}
+                "majors": [], "minors": [], "target": targets.get(node), "status": ""}
         slot = spaces.get(node)
         if isinstance(slot, dict) and slot.get("major"):
-            cell["major"] = card_info(slot["major"])
+            cell["majors"] = [card_info(slot["major"])]
             cell["minors"] = cards(slot.get("minors") or [])
             if slot.get("resolved"):
                 cell["status"] = "resolved"
@@ -37,7 +37,7 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         elif tree_board.is_grace(node):
             held = grace[int(node[6:])] if int(node[6:]) < len(grace) else None
             if held:
-                cell["major"] = card_info(held)
+                cell["majors"] = [card_info(held)]
         if node in ("sun", "moon"):
             cell["kind"] = "sefira special"
         cells.append(cell)

@@ -1,0 +1,53 @@
+"""Twenty players sending the same move at the same moment: it is played exactly once."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from django.db import connection, connections
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Move
+
+PARALLEL = 20
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs this there)")
+@pytest.mark.django_db(transaction=True)
+def test_twenty_parallel_submissions_of_one_move_apply_exactly_once(alice):
+    game = services.start_game(alice, "know_thyself", seed=11)
+    move = game.rules.legal_moves(game.load_state(), 0)[0]
+    clients = []
+    for _ in range(PARALLEL):
+        client = Client()
+        client.force_login(alice)
+        clients.append(client)
+    start = threading.Barrier(PARALLEL)
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def submit(client):
+        try:
+            start.wait()
+            response = client.post(reverse("games:move", args=[game.pk]),
+                                   {"version": 0, "move": json.dumps(move)})
+            statuses.append(response.status_code)
+        except BaseException as error:  # reported below, not lost in the thread
+            errors.append(error)
+        finally:
+            connections.close_all()  # each thread had its own connection
+
+    threads = [threading.Thread(target=submit, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors
+    assert sorted(statuses) == [302] + [409] * (PARALLEL - 1)
+    game = Game.objects.get(pk=game.pk)
+    assert game.version == 1 and Move.objects.filter(game=game).count() == 1
+    assert game.state == game.rules.dumps(game.rules.apply(game.rules.new_game(11, 1, game.options), 0, move))
