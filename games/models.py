@@ -209,3 +209,7 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created_at", "pk"]
+
+
+# Play by mail and the clocks keep their own models (issue 6, items 5-7) in their module.
+from games.mail_models import DigestSent, PausedClock, SeatMailSent, Vacation  # noqa: E402,F401

@@ -55,3 +55,10 @@ def send_invitation_mail(self, seat_id: int) -> str:
         seat.invitation_mailed_at = timezone.now()
         seat.save(update_fields=["invitation_mailed_at"])
     return "sent"
+
+
+# Turn mail, digests, reminders and time-outs (registered here for the worker's autodiscovery).
+from games.mail_tasks import (  # noqa: E402,F401
+    check_clocks, end_overdue_game, send_daily_digests, send_deadline_reminder, send_digest,
+    send_game_over_mail, send_turn_mail,
+)

@@ -9,9 +9,11 @@ with a surprising value.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -266,6 +268,29 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
 if EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on.")
+
+# --- play by mail and clocks (games.mail, games.inbound, games.clock) ---------------------
+# Turn mail's Reply-To is play+<seat token>.<version>@MAIL_DOMAIN; the inbound receiver
+# accepts mail for this domain only.
+MAIL_DOMAIN = env.str("MAIL_DOMAIN", default="sefirot.localhost").strip().lower()
+if not re.fullmatch(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*",
+                    MAIL_DOMAIN):
+    raise ImproperlyConfigured(f"MAIL_DOMAIN={MAIL_DOMAIN!r} is not a domain name such as play.example.org.")
+# The inbound SMTP receiver (manage.py run_mail_receiver, started by the run command).
+INBOUND_SMTP_HOST = env.str("INBOUND_SMTP_HOST", default="127.0.0.1")
+INBOUND_SMTP_PORT = env_int("INBOUND_SMTP_PORT", 8025, minimum=1, maximum=65535)
+INBOUND_MAX_MESSAGE_BYTES = env_int("INBOUND_MAX_MESSAGE_BYTES", 1_000_000, minimum=10_000)
+# Daily digests go out once a day, at the first scheduler run after this hour of each
+# player's own time zone.
+TURN_MAIL_DIGEST_HOUR = env_int("TURN_MAIL_DIGEST_HOUR", 7, minimum=0, maximum=23)
+# Vacation: days a player may pause their clocks per calendar year (a started day counts).
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 21, minimum=0, maximum=366)
+# How often the scheduler looks for reminders due, overdue games and spent vacations.
+CLOCK_CHECK_SECONDS = env_int("CLOCK_CHECK_SECONDS", 300, minimum=10, maximum=3600)
+CELERY_BEAT_SCHEDULE.update({
+    "check-clocks": {"task": "games.check_clocks", "schedule": float(CLOCK_CHECK_SECONDS)},
+    "daily-digests": {"task": "games.send_daily_digests", "schedule": crontab(minute=0)},
+})
 
 # --- internationalisation --------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"

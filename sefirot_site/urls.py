@@ -8,6 +8,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("sefirot_site.accounts.urls")),
+    path("", include("games.mail_urls")),  # mailbox, vacation, give a day
     path("games/", include("games.urls")),
     path("journal/", include("journal.urls")),
     path("admin/", admin.site.urls),

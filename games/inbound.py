@@ -1,0 +1,310 @@
+"""Moves by mail: read one raw RFC 5322 message and play the move its first line names.
+
+Both ways mail comes in end here: the SMTP receiver (``games.smtp_receiver``, started by
+the run command) and ``manage.py ingest_mail < message.eml`` (a production mail server's
+pipe).  The move goes through ``services.submit_move`` with the version taken from the
+reply address, so a reply to an old turn mail is refused as stale exactly like a doubled
+click on the web; anything refused gets a polite answer saying why, and changes nothing.
+
+Who may move: the address carries the seat's secret token, and the sender must be one of
+the verified addresses of that seat's player.  (A From header can be forged; the token is
+what keeps strangers out, the sender check stops a forwarded mail from playing.)
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+
+from allauth.account.models import EmailAddress
+
+from games import services
+from games.engine import IllegalMove
+from games.mail import NumberedMove, absolute, answer_mail, from_address, numbered_moves, parse_reply_address
+from games.models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+# Headers that may carry the address the reply was sent to (the envelope comes first).
+RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
+
+
+@dataclass
+class Outcome:
+    """What became of one inbound message: ``played``, ``refused`` (answered) or ``ignored``."""
+
+    status: str
+    reason: str
+    game_id: int | None = None
+    detail: str = ""
+
+    def __str__(self):
+        where = f" (game {self.game_id})" if self.game_id else ""
+        return f"{self.status}: {self.reason}{where}" + (f": {self.detail}" if self.detail else "")
+
+
+class UnreadableMove(ValueError):
+    """The first line names no legal move; the message says why, for the player."""
+
+
+# --- reading the message ----------------------------------------------------------------
+
+
+def parse(raw: bytes) -> EmailMessage:
+    return message_from_bytes(raw, policy=policy.default)
+
+
+def sender_of(message: EmailMessage) -> str:
+    return parseaddr(str(message.get("From", "")))[1].strip().lower()
+
+
+def is_automatic(message: EmailMessage, envelope_from: str | None) -> bool:
+    """Bounces, auto-replies and list mail: never answered, so two robots cannot loop."""
+    if envelope_from is not None and envelope_from.strip("<> ") == "":
+        return True  # the null sender of a bounce
+    if str(message.get("Return-Path", "")).strip() == "<>":
+        return True
+    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
+    if auto and auto != "no":
+        return True
+    if str(message.get("Precedence", "")).strip().lower() in {"bulk", "junk", "list", "auto_reply"}:
+        return True
+    return any(message.get(h) for h in ("X-Autoreply", "X-Autorespond", "List-Id", "X-Auto-Response-Suppress"))
+
+
+def reply_target(message: EmailMessage, recipients: list[str] | tuple[str, ...] = ()) -> tuple[str, int] | None:
+    """(seat token, version) from the first of our reply addresses the message was sent to."""
+    addresses = list(recipients)
+    for header in RECIPIENT_HEADERS:
+        addresses += [address for _, address in getaddresses([str(v) for v in message.get_all(header, [])])]
+    for address in addresses:
+        found = parse_reply_address(address)
+        if found:
+            return found
+    return None
+
+
+BLOCK_BREAKS = re.compile(r"<\s*(br|/p|/div|/li|/tr|/h\d)\b[^>]*>", re.I)
+BLOCKQUOTE = re.compile(r"<blockquote\b.*?</blockquote>", re.I | re.S)
+TAG = re.compile(r"<[^>]+>")
+ATTRIBUTION = re.compile(r"^(on\b.*\bwrote|le\b.*\ba écrit|am\b.*\bschrieb)\s*:?$", re.I)
+
+
+def reply_text(message: EmailMessage) -> str:
+    """The body of the reply as plain text (an HTML-only reply loses its tags and quotes)."""
+    part = message.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        text = part.get_content()
+    except (LookupError, ValueError):  # an unknown charset: read what we can
+        text = part.get_payload(decode=True).decode("utf-8", "replace")
+    if part.get_content_type() == "text/html":
+        text = BLOCKQUOTE.sub("\n", text)
+        text = BLOCK_BREAKS.sub("\n", text)
+        text = re.sub(r"<(head|style|script)\b.*?</\1>", "", text, flags=re.I | re.S)
+        text = html.unescape(TAG.sub("", text))
+    return text
+
+
+def first_line(message: EmailMessage) -> str:
+    """The first line the player wrote, or "" when the reply only quotes our mail."""
+    for line in reply_text(message).splitlines():
+        line = unicodedata.normalize("NFKC", line).strip()
+        if not line:
+            continue
+        if line.startswith(">") or line in {"--", "-- "} or ATTRIBUTION.match(line) or "original message" in line.lower():
+            return ""
+        return line
+    return ""
+
+
+# --- reading the move -------------------------------------------------------------------
+
+NUMBER = re.compile(r"^(?:move|play|no\.?|number|nr\.?)?\s*#?\s*(\d+)(?=$|[\s.):!,;-])", re.I)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
+
+
+def read_move(line: str, moves: list[NumberedMove]) -> NumberedMove:
+    """The move a reply's first line names: its number in the mail, or its words."""
+    if not line:
+        raise UnreadableMove(
+            "I found no move in your reply. Write the number of your move (or the move in words) "
+            "on the first line, above the quoted mail."
+        )
+    count = len(moves)
+    number = NUMBER.match(line)
+    if number:
+        n = int(number.group(1))
+        if 1 <= n <= count:
+            return moves[n - 1]
+        raise IllegalMove(f"There is no move {n} in this position: your moves are numbered 1 to {count}.")
+    said = _words(line)
+    # "move ..." / "I play ..." in front of the words a move is described with.
+    readings = [said] + [said[len(p):] for p in ("move ", "i play ") if said.startswith(p)]
+    for words in readings:
+        exact = [m for m in moves if _words(m.words) == words]
+        if exact:
+            return exact[0]
+    for words in readings:
+        begins = [m for m in moves if _words(m.words).startswith(words)] if len(words) >= 4 else []
+        if len(begins) == 1:
+            return begins[0]
+        if len(begins) > 1:
+            options = "; ".join(f"{m.number}. {m.words}" for m in begins[:5])
+            raise UnreadableMove(f"\u201c{line}\u201d could be more than one move ({options}). Reply with its number.")
+    raise IllegalMove(f"\u201c{line}\u201d is not one of your moves in this position.")
+
+
+# --- handling -------------------------------------------------------------------------
+
+
+def sender_may_play(seat: Seat, sender: str) -> bool:
+    if seat.user is None or not seat.user.is_active or not sender:
+        return False
+    return EmailAddress.objects.filter(user=seat.user, email__iexact=sender, verified=True).exists()
+
+
+def find_seat(token: str) -> Seat | None:
+    seats = Seat.objects.select_related("game", "user")
+    # Some mail servers lower-case the local part; 256 random bits stay unique without case.
+    return seats.filter(reply_token=token).first() or seats.filter(reply_token__iexact=token).first()
+
+
+def handle_message(raw: bytes, *, envelope_from: str | None = None,
+                   recipients: list[str] | tuple[str, ...] = ()) -> Outcome:
+    """Play the move in one inbound message, or answer why not.  Never raises for bad mail."""
+    try:
+        message = parse(raw)
+        sender = sender_of(message)
+    except Exception:  # a message the parser cannot read at all: nobody to answer
+        log.warning("inbound mail: unreadable message of %d bytes", len(raw))
+        return Outcome("ignored", "unreadable message")
+    if not sender or "@" not in sender:
+        return Outcome("ignored", "no sender")
+    if sender == from_address() or is_automatic(message, envelope_from):
+        return Outcome("ignored", "automatic mail")
+    reply = Reply(message, sender)
+
+    target = reply_target(message, recipients)
+    seat = find_seat(target[0]) if target else None
+    if seat is None:
+        return reply.refuse("unknown address", "unknown_address")
+    game = seat.game
+    if not sender_may_play(seat, sender):
+        log.info("inbound mail for game %s from an address that is not the player's", game.pk)
+        return reply.refuse("wrong sender", "wrong_sender", game=game)
+    version = target[1]
+    return reply.play(seat, version)
+
+
+class Reply:
+    """Answers one inbound message; every path ends in exactly one answer (or none for robots)."""
+
+    def __init__(self, message: EmailMessage, sender: str):
+        self.message = message
+        self.sender = sender
+        self.subject = str(message.get("Subject", ""))
+        self.message_id = str(message.get("Message-ID", "")).strip()
+        self.line = first_line(message)
+
+    def play(self, seat: Seat, version: int) -> Outcome:
+        game = seat.game
+        if game.status != Game.Status.ACTIVE:
+            return self.refuse("game not in play", "game_over" if game.is_over else "not_started", game=game)
+        if version != game.version:
+            return self.stale(seat)
+        if seat.index not in game.to_act:
+            return self.refuse("not this seat's turn", "not_your_turn", game=game, seat=seat)
+        moves = numbered_moves(game, game.load_state(), seat.index)
+        try:
+            chosen = read_move(self.line, moves)
+            services.submit_move(game.pk, seat, chosen.move, version)
+        except UnreadableMove as error:
+            return self.again(seat, "unreadable", str(error))
+        except IllegalMove as error:
+            return self.again(seat, "illegal move", str(error))
+        except services.StaleMove:
+            return self.stale(seat)
+        except services.GameNotRunning as error:
+            return self.refuse("game not in play", "game_over", game=game, detail=str(error))
+        except services.NotYourSeat:
+            return self.refuse("wrong sender", "wrong_sender", game=game)
+        return self.played(seat, chosen)
+
+    # -- the answers --
+
+    def _send(self, message) -> None:
+        # The move (or refusal) stands whether or not the answer gets out; a mail server
+        # that is down must not make the sender's server retry a move already played.
+        try:
+            message.send()
+        except OSError:
+            log.exception("inbound mail: could not send the answer to %s", self.sender)
+
+    def refuse(self, reason: str, kind: str, *, game: Game | None = None, seat: Seat | None = None,
+               detail: str = "") -> Outcome:
+        context = {"kind": kind, "game": game, "line": self.line, "detail": detail,
+                   "link": absolute(game.get_absolute_url()) if game is not None and kind != "wrong_sender" else "",
+                   "to_act": _names_to_act(game) if game is not None else []}
+        self._send(answer_mail(self.sender, self.subject, "refused", context, in_reply_to=self.message_id))
+        return Outcome("refused", reason, game.pk if game else None, detail)
+
+    def again(self, seat: Seat, reason: str, explanation: str) -> Outcome:
+        """Refused, but the seat still has to act: the answer is a fresh turn mail with the why on top."""
+        from games.mail_tasks import deliver_turn_mail
+
+        note = f"Nothing was played: {explanation}"
+        self._mark_sent(deliver_turn_mail(seat.pk, seat.game.version, note=note, in_reply_to=self.message_id,
+                                          subject=self.subject, answer=True))
+        return Outcome("refused", reason, seat.game_id, explanation)
+
+    def stale(self, seat: Seat) -> Outcome:
+        from games.mail_tasks import deliver_turn_mail
+
+        game = Game.objects.get(pk=seat.game_id)
+        if game.status == Game.Status.ACTIVE and seat.index in game.to_act:
+            note = ("Nothing was played: your reply answered a turn that was already played, so its move "
+                    "numbers no longer fit. Here is the position now; reply to this mail instead.")
+            self._mark_sent(deliver_turn_mail(seat.pk, game.version, note=note, in_reply_to=self.message_id,
+                                              subject=self.subject, answer=True))
+            return Outcome("refused", "stale", game.pk)
+        seat.game = game
+        kind = "game_over" if game.is_over else "stale"
+        return self.refuse("stale", kind, game=game, seat=seat)
+
+    def played(self, seat: Seat, chosen: NumberedMove) -> Outcome:
+        from games.mail_tasks import deliver_turn_mail
+
+        game = Game.objects.get(pk=seat.game_id)
+        note = f"Played: {chosen.words}."
+        if game.status == Game.Status.ACTIVE and seat.index in game.to_act:
+            # Still this seat's turn (the next step of a turn, or a solo game): the answer
+            # is the next turn mail, with the new numbers and the new reply address.
+            self._mark_sent(deliver_turn_mail(seat.pk, game.version, note=note, in_reply_to=self.message_id,
+                                              subject=self.subject, answer=True))
+        else:
+            context = {"game": game, "move": chosen.words, "to_act": _names_to_act(game),
+                       "link": absolute(game.get_absolute_url()),
+                       "outcome": game.outcome, "reason": game.end_reason}
+            self._send(answer_mail(self.sender, self.subject, "played", context, in_reply_to=self.message_id))
+        return Outcome("played", chosen.words, game.pk)
+
+    def _mark_sent(self, result: str) -> None:
+        if result != "sent":
+            log.warning("inbound mail: no answer went to %s: %s", self.sender, result)
+
+
+def _names_to_act(game: Game) -> list[str]:
+    if game.status != Game.Status.ACTIVE:
+        return []
+    return [s.player_name for s in game.seats.select_related("user") if s.index in game.to_act]

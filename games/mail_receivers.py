@@ -1,0 +1,42 @@
+"""Where play by mail and the clocks listen to ``games.signals`` (connected in GamesConfig.ready).
+
+The signals are sent after the transaction committed, so the tasks queued here always
+find the rows; they are queued with ``delay_on_commit`` all the same, in case a caller
+ever sends one inside a transaction.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.dispatch import receiver
+
+from games import clock, signals
+from games.models import Seat
+
+
+@receiver(signals.turn_changed, dispatch_uid="games.mail.turn_changed")
+def mail_the_seats_to_act(sender, game_id, version, to_act, **kwargs):
+    from games.mail_tasks import send_turn_mail
+
+    User = get_user_model()
+    seat_ids = Seat.objects.filter(
+        game_id=game_id, index__in=to_act, status=Seat.Status.JOINED,
+        user__is_active=True, user__turn_mail=User.TurnMail.EACH_TURN,
+    ).values_list("pk", flat=True)
+    for seat_id in seat_ids:
+        send_turn_mail.delay_on_commit(seat_id, version)
+
+
+@receiver(signals.move_applied, dispatch_uid="games.clock.move_applied")
+def keep_vacation_pauses(sender, game_id, version, seat, to_act, **kwargs):
+    # services give every move a fresh deadline; a player to act who is on vacation must
+    # not see that clock run.
+    if clock.needs_vacation_sync(game_id, to_act):
+        clock.sync_vacation_pause(game_id)
+
+
+@receiver(signals.game_finished, dispatch_uid="games.mail.game_finished")
+def mail_the_end(sender, game_id, status, version, **kwargs):
+    from games.mail_tasks import send_game_over_mail
+
+    send_game_over_mail.delay_on_commit(game_id, version)

@@ -1,0 +1,198 @@
+"""Pages of play by mail and the clocks: the development mailbox, vacation, "give a day".
+
+The mailbox reads the mail the site wrote to ``EMAIL_FILE_PATH`` (the file mail backend,
+the development default) and lets you answer one: the answer goes through
+``games.inbound.handle_message``, the same path as mail arriving by SMTP, so play by mail
+works end to end on one machine.  It shows everyone's mail, so it exists only with DEBUG
+on, or for staff.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import formatdate, getaddresses, make_msgid, parseaddr
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import clock, services
+from games.inbound import handle_message, reply_text
+from games.models import Game
+
+SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # how Django's file backend ends each message
+MAIL_FILE = re.compile(r"^[\w.-]+\.log$")
+MAILBOX_LIMIT = 200
+
+
+# --- the development mailbox ------------------------------------------------------------
+
+
+@dataclass
+class SentMail:
+    key: str
+    message: EmailMessage
+
+    def header(self, name: str) -> str:
+        return str(self.message.get(name, ""))
+
+    @property
+    def subject(self) -> str:
+        return self.header("Subject")
+
+    @property
+    def sender(self) -> str:
+        return self.header("From")
+
+    @property
+    def to(self) -> list[str]:
+        return [address for _, address in getaddresses([self.header("To"), self.header("Cc")]) if address]
+
+    @property
+    def reply_to(self) -> str:
+        return parseaddr(self.header("Reply-To"))[1]
+
+    @property
+    def date(self) -> str:
+        return self.header("Date")
+
+    @property
+    def text(self) -> str:
+        return reply_text(self.message)
+
+
+def _mailbox_allowed(request) -> None:
+    if not (settings.DEBUG or (request.user.is_authenticated and request.user.is_staff)):
+        raise Http404("There is no mailbox here.")
+
+
+def _mail_dir() -> Path:
+    return Path(settings.EMAIL_FILE_PATH)
+
+
+def sent_mail(limit: int = MAILBOX_LIMIT) -> list[SentMail]:
+    """The newest mails in the file backend's folder, newest first."""
+    folder = _mail_dir()
+    if not folder.is_dir():
+        return []
+    files = sorted((p for p in folder.iterdir() if MAIL_FILE.match(p.name)),
+                   key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+    found: list[SentMail] = []
+    for path in files:
+        chunks = [c for c in path.read_bytes().split(SEPARATOR) if c.strip()]
+        for index in range(len(chunks) - 1, -1, -1):
+            found.append(SentMail(f"{path.name}:{index}", message_from_bytes(chunks[index], policy=policy.default)))
+            if len(found) >= limit:
+                return found
+    return found
+
+
+def find_sent_mail(key: str) -> SentMail:
+    name, _, index = key.rpartition(":")
+    if not MAIL_FILE.match(name) or not index.isdigit():
+        raise Http404("No such mail.")
+    path = _mail_dir() / name
+    if not path.is_file():
+        raise Http404("No such mail.")
+    chunks = [c for c in path.read_bytes().split(SEPARATOR) if c.strip()]
+    if int(index) >= len(chunks):
+        raise Http404("No such mail.")
+    return SentMail(key, message_from_bytes(chunks[int(index)], policy=policy.default))
+
+
+def mailbox(request):
+    _mailbox_allowed(request)
+    recipient = request.GET.get("to", "").strip().lower()
+    mails = sent_mail()
+    if recipient:
+        mails = [m for m in mails if recipient in (a.lower() for a in m.to)]
+    file_backend = settings.EMAIL_BACKEND.endswith("filebased.EmailBackend")
+    return render(request, "games/mailbox.html", {"mails": mails, "recipient": recipient,
+                                                  "file_backend": file_backend, "folder": _mail_dir()})
+
+
+def build_reply(original: SentMail, sender: str, recipient: str, body: str) -> bytes:
+    """An answer as a mail client would write it: our text on top, the original quoted below."""
+    reply = EmailMessage(policy=policy.SMTP)
+    subject = original.subject
+    reply["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    reply["From"] = sender
+    reply["To"] = recipient
+    reply["Date"] = formatdate(localtime=False)
+    reply["Message-ID"] = make_msgid(domain="mailbox.localhost")
+    if original.header("Message-ID"):
+        reply["In-Reply-To"] = original.header("Message-ID")
+        reply["References"] = original.header("Message-ID")
+    quoted = "\n".join(f"> {line}" for line in original.text.splitlines())
+    reply.set_content(f"{body.strip()}\n\nOn {original.date}, {original.sender} wrote:\n{quoted}\n")
+    return reply.as_bytes()
+
+
+@require_http_methods(["GET", "POST"])
+def mailbox_reply(request, key: str):
+    _mailbox_allowed(request)
+    original = find_sent_mail(key)
+    sender = request.POST.get("sender") or (original.to[0] if original.to else "")
+    recipient = request.POST.get("recipient") or original.reply_to or parseaddr(original.sender)[1]
+    if request.method == "POST":
+        body = request.POST.get("body", "")
+        if not body.strip() or "@" not in sender or "@" not in recipient:
+            messages.error(request, "Write your answer, and give a sender and a recipient address.")
+        else:
+            outcome = handle_message(build_reply(original, sender, recipient, body), recipients=[recipient])
+            messages.success(request, f"Your answer was delivered to the site: {outcome}.")
+            return redirect("mail:mailbox")
+    return render(request, "games/mailbox_reply.html",
+                  {"mail": original, "sender": sender, "recipient": recipient,
+                   "body": request.POST.get("body", "")})
+
+
+# --- vacation ------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vacation(request):
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "start":
+                clock.start_vacation(request.user)
+                messages.success(request, "You are on vacation: the clocks of your games are paused.")
+            elif request.POST.get("action") == "stop":
+                clock.end_vacation(request.user)
+                messages.success(request, "Welcome back: your clocks run again.")
+            else:
+                return HttpResponse("Choose to start or to end your vacation.", status=400)
+        except clock.ClockRefused as error:
+            messages.error(request, error.message)
+        return redirect("mail:vacation")
+    return render(request, "games/vacation.html", {"status": clock.vacation_status(request.user)})
+
+
+# --- give the other player a day ---------------------------------------------------------
+
+
+@login_required
+@require_POST
+def give_a_day(request, game_id: int):
+    try:
+        game = clock.give_a_day(game_id, request.user)
+    except services.NotYourSeat:
+        raise Http404("No such game.") from None
+    except services.GameError as error:
+        if request.htmx:
+            return HttpResponse(error.message, status=error.status)
+        messages.error(request, error.message)
+        return redirect("games:game", game_id=game_id)
+    message = "You gave the other player a day more for this move."
+    if request.htmx:
+        return HttpResponse(message)
+    messages.success(request, message)
+    return redirect(game.get_absolute_url() if isinstance(game, Game) else "games:list")
