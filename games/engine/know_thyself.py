@@ -629,6 +629,10 @@ class KnowThyself(Rules):
         return super().describe_move(state, seat, move)
 
     def explain_illegal(self, state: State, seat: int, move: Move) -> str:
+        message = self._explain(state, move)
+        return message[0].upper() + message[1:]
+
+    def _explain(self, state: State, move: Move) -> str:
         phase = state["phase"]
         kind = move["type"]
         expected = {"play": ("play",), "place": ("place",), "choose_set": ("match",),
@@ -651,6 +655,8 @@ class KnowThyself(Rules):
             cards = move.get("cards")
             if not isinstance(cards, list) or not all(is_card(c) for c in cards):
                 return "Give the set as \"cards\": a list of card codes."
+            if len(cards) < 2:
+                return "A set needs at least two cards."
             if kind == "negate":
                 if len(cards) != 2 or not all(c in COURTS for c in cards):
                     return "A negation takes exactly two court cards."

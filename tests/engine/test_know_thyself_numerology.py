@@ -78,7 +78,7 @@ def test_when_several_sets_match_the_player_chooses_one():
 def test_a_set_must_be_one_that_matches():
     state = two_sets()
     message = refused(state, {"type": "match", "cards": ["4c", "2s"]})
-    assert message == ("the 4 of Cups and the 2 of Swords is not a matching set; the sets on "
+    assert message == ("The 4 of Cups and the 2 of Swords is not a matching set; the sets on "
                        "offer total a multiple of 10 or are a court pair of one suit.")
 
 

@@ -19,14 +19,14 @@ def test_the_first_major_grows_from_the_root():
     state = new_game("M9", "2c", "3c", "4c")
     assert major_targets(state, "M9") == ["splendour", "victory", "foundation"]
     message = refused(state, {"type": "play", "card": "M9", "to": "crown"})
-    assert message == "the Crown is not joined by a branch to the root or to an occupied space."
+    assert message == "The Crown is not joined by a branch to the root or to an occupied space."
 
 
 def test_a_major_goes_to_an_empty_space_joined_to_an_occupied_one():
     state = play(new_game("M9", "M10", "3c", "4c"), "M9", "foundation")
     assert major_targets(state, "M10") == ["spirit", "splendour", "victory"]
     assert refused(state, {"type": "play", "card": "M10", "to": "foundation"}) == (
-        "the Foundation already holds IX The Hermit.")
+        "The Foundation already holds IX The Hermit.")
 
 
 def test_the_sun_space_takes_only_the_sun_next_to_an_occupied_space():
