@@ -172,3 +172,14 @@ def short_name(code: str) -> str:
 
 def keyword(code: str) -> str:
     return CARDS[code].keyword
+
+
+def seal_symbol(code: str) -> dict:
+    """How a card is drawn on a seal (RULINGS 2): a Major's astrological glyph or, for the
+    four elements, a triangle shape the renderer draws; a Minor's numeral over its suit."""
+    card = CARDS[code]
+    if card.arcana == "minor":
+        return {"kind": "minor", "numeral": card.rank, "suit": card.suit}
+    if card.shape:
+        return {"kind": "shape", "shape": card.shape, "meaning": card.meaning}
+    return {"kind": "glyph", "glyph": card.glyph, "meaning": card.meaning}

@@ -486,7 +486,8 @@ class KnowThyself(Rules):
             "score": self.score(state),
             "outcome": self.outcome(state),
             "log": self.log_lines(state, seat),
-            "reading": self.reading(state) if over else None,
+            # The reading reveals hand and deck Majors once the game is over: the player's own.
+            "reading": self.reading(state) if over and player else None,
         }
 
     def prompt(self, state: State) -> str:

@@ -1,0 +1,137 @@
+"""The engine contract (ENGINE.md), checked on every registered game by seeded random play:
+the names and shapes are exact, cards are neither lost nor doubled, records replay exactly,
+views hide the deck and other seats' hands, and bad moves change nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from games.engine import RULES, IllegalMove, Rules, get_rules
+from games.engine.cards import DECK
+
+SLUGS = sorted(RULES)
+GAMES_PER_SLUG = 6
+MOVE_CAP = 5000
+CARD_CODES = frozenset(DECK)
+
+
+def cards_in(obj) -> set[str]:
+    found: set[str] = set()
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, str) and x in CARD_CODES:
+            found.add(x)
+    return found
+
+
+def all_cards(zones: dict) -> Counter:
+    return Counter(c for cards in zones.values() for c in cards)
+
+
+def random_play(rules: Rules, seed: int, check):
+    rnd = random.Random(seed)
+    players = rules.min_players
+    state = rules.new_game(seed, players, {})
+    record = []
+    for _ in range(MOVE_CAP):
+        check(state)
+        seats = rules.to_act(state)
+        if not seats:
+            break
+        assert rules.outcome(state) is None
+        seat = rnd.choice(seats)
+        moves = rules.legal_moves(state, seat)
+        assert moves, f"seat {seat} must act but has no legal move"
+        # A forfeit, where a game has one, would end every game at once.
+        move = rnd.choice([m for m in moves if m["type"] != "forfeit"] or moves)
+        record.append((seat, move))
+        state = rules.apply(state, seat, move)
+    else:
+        raise AssertionError(f"{rules.slug} seed {seed} did not end in {MOVE_CAP} moves")
+    return state, record
+
+
+def test_get_rules_knows_every_registered_game_and_refuses_others():
+    assert "know_thyself" in RULES
+    for slug, rules in RULES.items():
+        assert get_rules(slug) is rules and rules.slug == slug and rules.title
+    with pytest.raises(ValueError, match="Unknown game"):
+        get_rules("chess")
+    assert issubclass(IllegalMove, ValueError)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_random_games_keep_the_contract(slug):
+    rules = get_rules(slug)
+    for seed in range(GAMES_PER_SLUG):
+        first = rules.new_game(seed, rules.min_players, {})
+        cards = all_cards(rules.zones(first))
+        assert all(n == 1 for n in cards.values()), "each card exactly once"
+        assert set(cards) <= CARD_CODES
+
+        def check(state):
+            zones = rules.zones(state)
+            assert all_cards(zones) == cards
+            if not rules.to_act(state):
+                return  # once over, a game may reveal what its rules reveal (a reading)
+            # The face-down deck is never shown to anyone.  (Other seats' hands are checked
+            # per game: a card once given face up may be known to be in a partner's hand.)
+            hidden = set(zones.get("deck", []))
+            for seat in [*range(state["players"]), None]:
+                view = rules.view(state, seat)
+                json.dumps(view)
+                assert not cards_in(view) & hidden, (seat, cards_in(view) & hidden)
+
+        state, record = random_play(rules, seed, check)
+        outcome = rules.outcome(state)
+        assert set(outcome) == {"result", "winners", "scores", "reason"}
+        assert outcome["result"] in {"win", "loss", "draw", "ended"}
+        assert len(outcome["scores"]) == state["players"] and outcome["reason"]
+        assert all(isinstance(s, int) for s in outcome["scores"] + outcome["winners"])
+        assert isinstance(rules.reading(state), dict)
+        json.dumps(rules.reading(state))
+        assert rules.dumps(rules.replay(seed, rules.min_players, {}, record)) == rules.dumps(state)
+        assert rules.dumps(rules.loads(rules.dumps(state))) == rules.dumps(state)
+        with pytest.raises(IllegalMove):
+            rules.apply(state, 0, record[-1][1])
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("move", [None, "play", 3, [], {}, {"type": 7},
+                                  {"type": "no_such_move"}, {"type": "play", "spell": "x"}])
+def test_malformed_moves_raise_illegal_move_and_change_nothing(slug, move):
+    rules = get_rules(slug)
+    state = rules.new_game(1, rules.min_players, {})
+    text = rules.dumps(state)
+    with pytest.raises(IllegalMove) as error:
+        rules.apply(state, rules.to_act(state)[0], move)
+    assert str(error.value)
+    assert rules.dumps(state) == text
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_unknown_options_and_variants_raise_value_error(slug):
+    rules = get_rules(slug)
+    with pytest.raises(ValueError):
+        rules.new_game(1, rules.min_players, {"variant": "no-such-variant"})
+    with pytest.raises(ValueError):
+        rules.new_game(1, rules.max_players + 1, {})
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_same_seed_same_game(slug):
+    rules = get_rules(slug)
+    a = rules.new_game(42, rules.min_players, {})
+    b = rules.new_game(42, rules.min_players, {})
+    assert rules.dumps(a) == rules.dumps(b)
+    assert rules.loads(rules.dumps(a)) == a
