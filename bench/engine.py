@@ -31,6 +31,8 @@ CASES: dict[str, list[dict]] = {
         {"variant": "numerology"},
         {"variant": ["meditative", "fated", "numerology"]},
     ],
+    "lovers_discourse": [{"variant": "standard"}, {"variant": ["meditative", "fated", "numerology"]}],
+    "warring_planets": [{"variant": "standard"}, {"variant": ["noble", "outnumber"]}],
 }
 # Games per second each game must reach (issue 3: Know Thyself, standard rules).
 BARS: dict[tuple[str, str], float] = {("know_thyself", "standard"): 500.0}
@@ -58,7 +60,8 @@ def play_games(slug: str, options: dict, seconds: float) -> dict:
             t0 = perf()
             legal = rules.legal_moves(state, seat)
             t1 = perf()
-            state = rules.apply(state, seat, rnd.choice(legal))
+            # A forfeit (legal at any time in Warring Planets) would cut every game short.
+            state = rules.apply(state, seat, rnd.choice([m for m in legal if m["type"] != "forfeit"] or legal))
             t2 = perf()
             t_legal += t1 - t0
             t_apply += t2 - t1

@@ -46,18 +46,22 @@ class LoversDiscourse(StarfieldGame):
 
     # --- where Majors go -------------------------------------------------------------------
 
-    def major_targets(self, state: State, seat: int, card: str) -> list[str]:
+    def major_places(self, state: State, seat: int, cards: list[str]) -> dict[str, list[str]]:
         board = state["board"]
         joined = starfield.joined_to_edge(seat, board)
         near = set(starfield.SEAT_EDGE[seat])
         for s in joined:
             near |= starfield.ADJACENT[s]
-        targets = {s for s in near if s not in board}
-        # The second of The Sun and The Moon may join the first on C2, which must then be
-        # within the player's reach like any space a Major is played to.
-        if self.sun_and_moon_target(state, card) and starfield.CENTRAL in joined:
-            targets.add(starfield.CENTRAL)
-        return [s for s in starfield.SPACES if s in targets]
+        free = [s for s in starfield.SPACES if s in near and s not in board]
+        places = {}
+        for card in cards:
+            # The second of The Sun and The Moon may join the first on C2, which must then
+            # be within the player's reach like any space a Major is played to.
+            if self.sun_and_moon_target(state, card) and starfield.CENTRAL in joined:
+                places[card] = sorted(free + [starfield.CENTRAL], key=starfield.SPACES.index)
+            else:
+                places[card] = free
+        return places
 
     def put_major(self, state: State, seat: int, card: str, space: str) -> None:
         board = state["board"]

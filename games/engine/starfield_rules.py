@@ -30,7 +30,6 @@ State (plain JSON data; ``dumps`` gives it byte for byte):
 
 from __future__ import annotations
 
-import json
 from . import plane, starfield
 from .base import IllegalMove, Move, Rules, State, check_move_shape, copy_state, shuffled
 from .cards import DECK, FOOL, MOON, SUN, is_card, is_major, keyword, label, value
@@ -103,7 +102,7 @@ class StarfieldGame(Rules):
         state.update({
             "deck": pile, "hands": [[], []], "planes": [plane.new_plane(), plane.new_plane()],
             "board": {}, "raised": [], "groups": [], "discard": [], "out": [],
-            "turn": 0, "phase": "play", "events": {}, "log": [], "end": None,
+            "turn": 0, "phase": "play", "events": {}, "log": "", "end": None,
             "sacred": sacred,
         })
         if self.uses_gifts:
@@ -148,15 +147,14 @@ class StarfieldGame(Rules):
         if seat not in self.to_act(state):
             raise IllegalMove("It is not your turn.")
         legal = self.legal_moves(state, seat)
-        # Compare as JSON so that 1.0 or True never pass for the column 1.
-        try:
-            wanted = json.dumps(move, sort_keys=True)
-        except (TypeError, ValueError):
-            raise IllegalMove("A move may hold only text, numbers and lists.") from None
-        if not any(json.dumps(m, sort_keys=True) == wanted for m in legal):
+        column = move.get("column")
+        # Python counts True and 1.0 equal to 1; a column must really be a whole number.
+        strict = column is None or (type(column) is int)
+        if not strict or move not in legal:
             raise IllegalMove(self.explain_illegal(state, seat, move))
         new = copy_state(state)
-        self.play(new, seat, json.loads(wanted))
+        # Play the listed twin of the move, so nothing of the caller's dict enters the state.
+        self.play(new, seat, legal[legal.index(move)])
         new["moves"] = new.get("moves", 0) + 1
         return new
 
@@ -218,7 +216,7 @@ class StarfieldGame(Rules):
             "scores": self.scores(state),
             "outcome": self.outcome(state),
             "layout": {k: list(xy) for k, xy in starfield.layout_for(seat).items()},
-            "log": [self._public_log_entry(e, seat) for e in state["log"]],
+            "log": self.log_entries(state, seat),
         }
         if self.public_discard:
             v["discard"] = list(state["discard"])
@@ -342,7 +340,9 @@ class StarfieldGame(Rules):
 
     # --- hooks --------------------------------------------------------------------------------
 
-    def major_targets(self, state: State, seat: int, card: str) -> list[str]:
+    def major_places(self, state: State, seat: int, cards: list[str]) -> dict[str, list[str]]:
+        """For each Major in ``cards``, the spaces it may be played to now (one call per
+        ``legal_moves``, so the reach is worked out once for the whole hand)."""
         raise NotImplementedError
 
     def put_major(self, state: State, seat: int, card: str, space: str) -> None:
@@ -450,9 +450,10 @@ class StarfieldGame(Rules):
         moves: list[Move] = []
         hand = state["hands"][seat]
         columns = plane.open_columns(state["planes"][seat], "fated" in state["options"]["variant"])
+        places = self.major_places(state, seat, [c for c in hand if is_major(c)])
         for card in hand:
             if is_major(card):
-                moves += [{"type": "play", "card": card, "to": s} for s in self.major_targets(state, seat, card)]
+                moves += [{"type": "play", "card": card, "to": s} for s in places[card]]
             else:
                 moves += [{"type": "play", "card": card, "column": c} for c in columns]
         if self.uses_gifts and state["deck"]:
@@ -586,21 +587,38 @@ class StarfieldGame(Rules):
                obstacle: str | None = None) -> None:
         state["end"] = {"how": how, "reason": reason, "seat": seat, "obstacle": obstacle}
         state["phase"] = "over"
-        self._log(state, seat, "end", reason=reason)
+        self._log(state, seat, "end", how=how)
 
     # --- the log and the public pictures --------------------------------------------------------
 
+    # The log is one string, a line per event ("0 place 9c C1"), because the state is
+    # copied on every move and one string copies many times faster than a list of dicts.
+    # A line starting with "!" is known only to the seat it names (a draw, a hidden
+    # discard, a lock); others see that it happened, not which cards.
+
     def _log(self, state: State, seat: int | None, event: str, secret: bool = False, **data) -> None:
-        entry = {"n": len(state["log"]), "seat": seat, "event": event, **data}
-        if secret:
-            entry["secret"] = True
-        state["log"].append(entry)
+        words = [("!" if secret else "") + ("-" if seat is None else str(seat)), event]
+        for key, val in data.items():
+            words.append(f"{key}={','.join(val) if isinstance(val, list) else val}")
+        state["log"] += " ".join(words) + "\n"
 
     @staticmethod
-    def _public_log_entry(entry: dict, seat: int | None) -> dict:
-        if entry.get("secret") and entry["seat"] != seat:
-            return {k: v for k, v in entry.items() if k not in ("card", "cards", "secret")}
-        return {k: v for k, v in entry.items() if k != "secret"}
+    def log_entries(state: State, seat: int | None) -> list[dict]:
+        """The log as this seat may read it: ``{"n", "seat", "event", ...}`` per event."""
+        out = []
+        for n, line in enumerate(state["log"].splitlines()):
+            who, event, *pairs = line.split(" ")
+            secret = who.startswith("!")
+            owner = None if who.lstrip("!") == "-" else int(who.lstrip("!"))
+            entry: dict = {"n": n, "seat": owner, "event": event}
+            for pair in pairs:
+                key, val = pair.split("=", 1)
+                if secret and owner != seat and key in ("card", "cards"):
+                    continue
+                entry[key] = (val.split(",") if val else []) if key == "cards" else (
+                    int(val) if key in ("column", "count") else val)
+            out.append(entry)
+        return out
 
     def _entry_cards(self, entry: dict) -> list[str]:
         if "guard" in entry:

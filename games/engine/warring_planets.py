@@ -77,24 +77,24 @@ class WarringPlanets(StarfieldGame):
 
     # --- Majors -------------------------------------------------------------------------------
 
-    def major_targets(self, state: State, seat: int, card: str) -> list[str]:
+    def major_places(self, state: State, seat: int, cards: list[str]) -> dict[str, list[str]]:
         board = state["board"]
         near = self.reach(state, seat)
-        out = []
-        for s in starfield.SPACES:
-            e = board.get(s)
-            if e is None:
-                if s in near:
-                    out.append(s)
-            elif "guard" in e:
-                # Slip the Major under your own Guard, which must be worth no more than it.
-                if e["facing"] == seat and value(e["guard"]) <= value(card):
-                    out.append(s)
-            elif s == starfield.CENTRAL and self.sun_and_moon_target(state, card):
-                # Joining the Sun or Moon on C2 asks the reach a Minor would need there.
-                if s in near or e["facing"] == seat:
-                    out.append(s)
-        return out
+        free = [s for s in starfield.SPACES if s in near and s not in board]
+        own_guards = [(s, value(e["guard"])) for s, e in board.items()
+                      if "guard" in e and e["facing"] == seat]
+        central = board.get(starfield.CENTRAL)
+        places = {}
+        for card in cards:
+            spots = list(free)
+            # Slip the Major under your own Guard, which must be worth no more than it.
+            spots += [s for s, v in own_guards if v <= value(card)]
+            # Joining the Sun or Moon on C2 asks the reach a Minor would need there.
+            if self.sun_and_moon_target(state, card) and (
+                    starfield.CENTRAL in near or central["facing"] == seat):
+                spots.append(starfield.CENTRAL)
+            places[card] = sorted(spots, key=starfield.SPACES.index) if len(spots) > len(free) else free
+        return places
 
     def put_major(self, state: State, seat: int, card: str, space: str) -> None:
         board = state["board"]

@@ -41,7 +41,7 @@ def arrange(*, hands=((), ()), board=None, planes=None, waiting=(), gifts=(None,
         "hands": [list(h) for h in hands], "board": json.loads(json.dumps(board)),
         "planes": [[list(col) for col in p] for p in planes], "raised": list(waiting),
         "deck": list(deck) + ([] if empty_deck else rest), "discard": rest if empty_deck else [],
-        "out": [], "groups": [], "turn": turn, "phase": phase, "log": [], "events": {}, "end": None,
+        "out": [], "groups": [], "turn": turn, "phase": phase, "log": "", "events": {}, "end": None,
         # a gift is (card, locked)
         "gifts": [None if g is None else {"card": g[0], "locked": g[1]} for g in gifts],
     })
