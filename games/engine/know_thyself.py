@@ -58,6 +58,11 @@ def _the(code: str) -> str:
     return CARDS[code].name if code[0] == "M" else f"the {short_name(code)}"
 
 
+def _The(code: str) -> str:  # noqa: N802 - "The" as it starts a sentence
+    text = _the(code)
+    return text[0].upper() + text[1:]
+
+
 def _cards_text(codes: list[str]) -> str:
     names = [_the(c) for c in codes]
     if len(names) < 3:
@@ -134,6 +139,8 @@ class KnowThyself(Rules):
             "result": None,
             "log": "",  # one event per line, see _log
         })
+        if sacred_card:
+            _log(state, "sacred", state["sacred"])
         for _ in range(OPENING_HAND):
             self._draw(state)
         self._start_turn(state)
@@ -406,7 +413,7 @@ class KnowThyself(Rules):
         state["phase"] = "place"
         if not self.legal_moves(state, 0):
             card = state["waiting"][0]
-            self._finish_lost(state, f"{_the(card)[0].upper()}{_the(card)[1:]} was raised but fits on "
+            self._finish_lost(state, f"{_The(card)} was raised but fits on "
                                      "no Sefira and every Grace Field is taken.", card)
 
     def _finish_won(self, state: State) -> None:
@@ -515,24 +522,29 @@ class KnowThyself(Rules):
                 lines.append(f"Turn {event[1]}.")
             elif kind == "draw":
                 lines.append(f"You drew {_the(event[1])}." if seat == 0 else "A card was drawn.")
+            elif kind == "sacred":
+                lines.append(f"The sacred number is {event[1]}.")
+            elif kind == "play" and event[2].isdigit():
+                lines.append(f"{_The(event[1])} was played onto {COLUMN_NAMES[int(event[2])]}.")
             elif kind == "play":
-                where = (COLUMN_NAMES[int(event[2])] if event[2].isdigit()
-                         else _space_name(event[2]))
-                lines.append(f"{label(event[1])} was played to {where}.")
+                lines.append(f"{label(event[1])} was played to {_space_name(event[2])}.")
             elif kind == "match":
-                lines.append(f"{_cards_text(event[1])} matched and rose to the Heavens.")
+                text = _cards_text(event[1])
+                lines.append(f"{text[0].upper()}{text[1:]} matched and rose to the Heavens.")
             elif kind == "negate":
-                lines.append(f"{_cards_text(event[1])} negated each other and left the game.")
+                text = _cards_text(event[1])
+                lines.append(f"{text[0].upper()}{text[1:]} negated each other and left the game.")
             elif kind == "raise":
                 lines.append("The matched cards were raised without negation.")
             elif kind == "discard":
-                lines.append(f"{_the(event[1])[0].upper()}{_the(event[1])[1:]} was discarded.")
+                lines.append(f"{_The(event[1])} was discarded.")
             elif kind == "refill":
                 lines.append(f"Drew {event[1]} card{'s' if event[1] != '1' else ''} back up to four.")
             elif kind == "place":
-                lines.append(f"{label(event[1])} was placed on {_space_name(event[2])}.")
+                lines.append(f"{_The(event[1])} was placed on {_space_name(event[2])}.")
             elif kind == "resolve":
-                lines.append(f"{_space_name(event[1])} is resolved.")
+                text = _space_name(event[1])
+                lines.append(f"{text[0].upper()}{text[1:]} is resolved.")
             elif kind == "win":
                 lines.append(f"Victory, scoring {event[1]}.")
             elif kind == "loss":
@@ -647,7 +659,7 @@ class KnowThyself(Rules):
             held = state["waiting"] if kind == "place" else state["hand"]
             if card not in held:
                 where = "waiting to be placed" if kind == "place" else "in your hand"
-                return f"{label(card)} is not {where}."
+                return f"{_The(card)} is not {where}."
         if kind == "play":
             return self._explain_play(state, move, card)
         if kind == "place":
@@ -690,7 +702,7 @@ class KnowThyself(Rules):
             return (f"{_space_name(to)} is not joined by a branch to the root or to an occupied "
                     "space.")
         if "to" in move or "column" not in move:
-            return f"{_the(card)[0].upper()}{_the(card)[1:]} is a Minor: play it onto a Seeress (\"column\" 0-2)."
+            return f"{_The(card)} is a Minor: play it onto a Seeress (\"column\" 0-2)."
         column = move["column"]
         if column not in (0, 1, 2) or isinstance(column, bool):
             return f"{column!r} is not a Seeress column; they are 0, 1 and 2."
@@ -705,7 +717,7 @@ class KnowThyself(Rules):
         if to in GRACE_FIELDS:
             fits = [s for s in SPACES if s in state["tree"] and self.fits(state, s, card)]
             if fits:
-                return (f"{_the(card)[0].upper()}{_the(card)[1:]} fits on {_space_name(fits[0])}, "
+                return (f"{_The(card)} fits on {_space_name(fits[0])}, "
                         "so it may not go to a Grace Field.")
             return f"{_space_name(to)} is already taken."
         slot = state["tree"].get(to)
