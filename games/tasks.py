@@ -20,7 +20,7 @@ def send_invitation_mail(self, seat_id: int) -> str:
     """Mail an invitation link to the address a seat was offered to, once."""
     with transaction.atomic():
         seat = (
-            Seat.objects.select_for_update()
+            Seat.objects.select_for_update(of=("self",))  # lock the seat row only
             .select_related("game", "game__created_by")
             .filter(pk=seat_id)
             .first()

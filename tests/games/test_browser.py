@@ -1,0 +1,107 @@
+"""Two players in two real Chromium contexts play a two-player game through the pages; the
+waiting side's page follows by itself (htmx polling), without anyone reloading it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Game
+
+from .conftest import TWO_PLAYER_MODES, registered
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+TURN_CHANGES = 4  # alice, bob, alice, bob: several whole turns each
+
+
+def logged_in_page(browser, live_server, user):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1100, "height": 1400})
+    context.set_default_timeout(20_000)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    return context, context.new_page()
+
+
+def play_one_move(page, game: Game, seat: int, choose: random.Random) -> dict:
+    """Make one legal move by clicking, as a person would: a card, then its target."""
+    rules = game.rules
+    moves = [m for m in rules.legal_moves(rules.loads(game.state), seat) if m["type"] != "forfeit"]
+    move = choose.choice(moves)
+    value = json.dumps(move, sort_keys=True, separators=(",", ":"))
+    if "card" in move:
+        pick = page.locator(f'#hand a.pick[href="?pick={move["card"]}"], #planes a.pick[href="?pick={move["card"]}"]')
+        if not page.locator(f"#hand .choices input[name=move][value='{value}']").count():
+            pick.first.click()
+        button = page.locator("#hand .choices form.move-form").filter(
+            has=page.locator(f"input[name=move][value='{value}']"))
+    else:
+        button = page.locator("#hand form.move-form").filter(has=page.locator(f"input[name=move][value='{value}']"))
+    button.locator("button").click()
+    if page.locator(".confirm").count():
+        page.locator(".confirm button").click()
+    return move
+
+
+@pytest.mark.parametrize("mode", [m for m in TWO_PLAYER_MODES if registered(m)])
+def test_two_players_take_turns_and_the_waiting_page_updates_itself(browser, live_server, alice, bob, mode):
+    game = services.start_game(alice, mode, {"variant": "standard"}, opponent=bob, seed=3)
+    services.accept_invitation(game.pk, bob)
+    pages = {}
+    contexts = []
+    for seat, user in ((0, alice), (1, bob)):
+        context, page = logged_in_page(browser, live_server, user)
+        contexts.append(context)
+        page.goto(f"/games/{game.pk}/")
+        pages[seat] = page
+    navigations = []
+    for page in pages.values():
+        page.on("framenavigated", lambda frame: navigations.append(frame.url) if frame.parent_frame is None else None)
+    try:
+        expect(pages[0].locator("#status .turn")).to_have_text("Your turn.")
+        expect(pages[1].locator("#status .turn")).to_contain_text("Waiting for Alice")
+        choose = random.Random(3)
+        changes = 0
+        while changes < TURN_CHANGES:
+            game = Game.objects.get(pk=game.pk)
+            assert game.status == Game.Status.ACTIVE, game.end_reason
+            seat = game.to_act[0]
+            page, other = pages[seat], pages[1 - seat]
+            play_one_move(page, game, seat, choose)
+            # The mover's page shows the move in its log at once (htmx swapped the regions).
+            expect(page.locator("#log .log-list li")).to_have_count(game.version + 1)
+            game = Game.objects.get(pk=game.pk)
+            if game.to_act != [seat]:
+                changes += 1
+                # The other page was never reloaded: its poll noticed and swapped the regions.
+                expect(other.locator("#status .turn")).to_have_text("Your turn.", timeout=15_000)
+                expect(other.locator("#log .log-list li")).to_have_count(game.version, timeout=15_000)
+                expect(page.locator("#status .turn")).to_contain_text("Waiting for")
+        assert Game.objects.get(pk=game.pk).version >= TURN_CHANGES
+        assert navigations == []  # every change came by htmx swaps, no page was loaded again
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_know_thyself_plays_in_the_browser_by_picking_a_card_then_its_place(browser, live_server, alice):
+    game = services.start_game(alice, "know_thyself", {"variant": "standard"}, seed=11)
+    context, page = logged_in_page(browser, live_server, alice)
+    try:
+        page.goto(f"/games/{game.pk}/")
+        choose = random.Random(11)
+        for number in range(1, 6):
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE:
+                break
+            play_one_move(page, game, 0, choose)
+            expect(page.locator("#log .log-list li")).to_have_count(number)
+        assert Game.objects.get(pk=game.pk).version == number
+    finally:
+        context.close()
