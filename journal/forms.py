@@ -30,7 +30,7 @@ class TagsField(forms.CharField):
 
 class EntryForm(forms.Form):
     title = forms.CharField(max_length=200)
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     reflections = forms.CharField(
         required=False, max_length=50000, widget=forms.Textarea(attrs={"rows": 10}),
         help_text="What the reading says to you. Plain text, or Markdown if you choose it below.",
@@ -56,7 +56,7 @@ class DrawForm(forms.Form):
 class ManualHeaderForm(forms.Form):
     spread = forms.ChoiceField(choices=SPREAD_CHOICES + [("free", "My own positions")])
     title = forms.CharField(max_length=200)
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     tags = TagsField()
 
 
@@ -124,8 +124,8 @@ class StatsForm(forms.Form):
     PERIODS = [("30", "the last 30 days"), ("90", "the last 90 days"), ("365", "the last year"), ("all", "all time"),
                ("custom", "these dates")]
     period = forms.ChoiceField(choices=PERIODS, required=False)
-    start = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    end = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
     def clean(self):
         data = super().clean()

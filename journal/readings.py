@@ -12,6 +12,7 @@ A reading is::
                                   "note": "..."}]}],
      "story": ["a line of the tale", ...],
      "summary": "how the game ended",
+     "seal": ["M6", "M19"],   # the engine's suggested seal cards, where it has one
      "draw": {"spread": "three", "seed": 123, "reversals": true}}   # site-drawn only
 
 Games' engines hand over ``rules.reading(state)``; ``from_game`` below lays each mode's out
@@ -135,6 +136,8 @@ def manual_reading(spread_slug: str, rows: list[dict]) -> dict:
         if spread is None:
             raise ReadingError(f"Unknown spread {spread_slug!r}.")
         title, about, layout = spread.title, spread.about, spread.layout
+    if not rows:
+        raise ReadingError("A reading needs at least one card.")
     positions = []
     for i, row in enumerate(rows):
         positions.append({
@@ -259,13 +262,16 @@ def clean_reading(data: object) -> dict:
         "story": [_text(line, "A line of the story") for line in story],
         "summary": _text(data.get("summary"), "The summary"),
     }
+    seal = data.get("seal")
+    if seal is not None:
+        if not isinstance(seal, list) or len(seal) > 78:
+            raise ReadingError("The seal suggestion must be a list of cards.")
+        cleaned["seal"] = [_card(c, "The seal suggestion") for c in seal]
     draw = data.get("draw")
     if draw is not None:
         if not isinstance(draw, dict) or draw.get("spread") not in SPREADS or not isinstance(draw.get("seed"), int):
             raise ReadingError("The draw record must name a spread and an integer seed.")
         cleaned["draw"] = {"spread": draw["spread"], "seed": draw["seed"], "reversals": bool(draw.get("reversals"))}
-    if not any(True for _ in iter_cards(cleaned)):
-        raise ReadingError("A reading needs at least one card.")
     return cleaned
 
 
@@ -367,7 +373,75 @@ def _generic(engine: dict, outcome: dict | None) -> dict:
             "story": [str(line) for line in engine.get("story", []) or []], "summary": _summary(outcome)}
 
 
-GAME_LAYOUTS = {"know_thyself": _know_thyself}
+def _starfield(engine: dict, outcome: dict | None) -> dict:
+    """Lovers' Discourse and Warring Planets: the engine already groups its reading into the
+    event spread (or the conflict story), the sacred columns and the Ouroboros rings."""
+    sections = []
+    for index, section in enumerate(engine.get("sections", [])):
+        positions = []
+        for pos in section.get("positions", []):
+            majors = [c for c in pos.get("cards") or ([pos["card"]] if pos.get("card") else []) if deck.is_card(c)]
+            # The event spread keeps its empty places (an event that never happened says
+            # something too); the board methods list only spaces that hold a card.
+            if not majors and index > 0:
+                continue
+            note = ""
+            if len(majors) > 1:
+                note = "Shares the space with " + " and ".join(deck.label(c) for c in majors[1:]) + "."
+            elif not majors:
+                note = "This did not happen in the game."
+            positions.append({
+                "id": str(pos.get("id") or pos.get("space"))[:40], "label": pos.get("label", ""),
+                "question": pos.get("question", ""), "meaning": pos.get("meaning", ""),
+                "card": majors[0] if majors else None, "reversed": False,
+                "minors": [{"card": m, "reversed": False} for m in pos.get("minors", []) if deck.is_card(m)],
+                "note": note,
+            })
+        if positions:
+            sections.append({"id": section.get("id", f"s{index}"), "title": section.get("title", ""),
+                             "about": section.get("about", ""), "positions": positions})
+    return {"version": VERSION, "layout": "starfield", "sections": sections,
+            "story": [str(line) for line in engine.get("story", []) or []], "summary": _summary(outcome),
+            "seal": [c for c in engine.get("cards", []) if deck.is_card(c)]}
+
+
+def _dream_odyssey(engine: dict, outcome: dict | None) -> dict:
+    """The Crown sought, the Party that stood with you there, the Majors gained, the tale."""
+    world = engine.get("landscape") or {}
+    crown = (engine.get("crown") or {}).get("card")
+    sections = [{"id": "crown", "title": "The Crown",
+                 "about": f"The dream: {world.get('landscape', 'a landscape')} ({world.get('type', '')}).".replace(" ()", ""),
+                 "positions": [{"id": "crown", "label": "The Crown", "meaning": "",
+                                "question": "Whose blessing or wisdom did you seek, and what would it give you?",
+                                "card": crown, "reversed": False, "minors": [], "note": ""}]}]
+    party = [c for c in engine.get("crown_party", []) if deck.is_card(c)]
+    if party:
+        sections.append({"id": "party", "title": "The Party at the Crown",
+                         "about": "The companions who stood with you in the Crown's encounters.",
+                         "positions": [{"id": f"party{i}", "label": deck.label(c), "meaning": "",
+                                        "question": "Who is this companion to you?", "card": c,
+                                        "reversed": False, "minors": [], "note": ""}
+                                       for i, c in enumerate(party)]})
+    gained = [g for g in engine.get("majors_gained", []) if deck.is_card(g.get("card"))]
+    if gained:
+        sections.append({"id": "gained", "title": "Majors gained on the way",
+                         "about": "Powers you carried through the dream.",
+                         "positions": [{"id": f"gained{i}", "label": deck.label(g["card"]), "meaning": "",
+                                        "question": "Which step of your journey does this mark?",
+                                        "card": g["card"], "reversed": False, "minors": [],
+                                        "note": f"Gained: {g.get('from', '')}." if g.get("from") else ""}
+                                       for i, g in enumerate(gained)]})
+    return {"version": VERSION, "layout": "tale", "sections": sections,
+            "story": [str(line) for line in engine.get("tale", []) or []], "summary": _summary(outcome),
+            "seal": [c for c in engine.get("cards", []) if deck.is_card(c)]}
+
+
+GAME_LAYOUTS = {
+    "know_thyself": _know_thyself,
+    "lovers_discourse": _starfield,
+    "warring_planets": _starfield,
+    "dream_odyssey": _dream_odyssey,
+}
 
 
 def from_game(mode: str, rules, state: dict, seat: int) -> dict:

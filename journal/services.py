@@ -334,8 +334,12 @@ def seal_input_hash(cards: list[str], words: list[str]) -> str:
 
 
 def default_seal_input(entry: Entry) -> tuple[list[str], list[str]]:
-    """The reading's cards (for Know Thyself every one of them), each with its keyword."""
-    cards = readings.position_cards(entry.reading)[:SEAL_MAX_CARDS]
+    """The reading's cards (for Know Thyself every one of them), each with its keyword.
+
+    Where the game's engine suggested the seal's cards (the event spread of the two-player
+    modes, the Crown and its Party in Dream Odyssey) those come first."""
+    suggested = [c for c in entry.reading.get("seal", []) if c in readings.all_cards(entry.reading)]
+    cards = (suggested or readings.position_cards(entry.reading))[:SEAL_MAX_CARDS]
     if len(cards) < SEAL_MIN_CARDS:
         extra = [c for c in readings.all_cards(entry.reading) if c not in cards]
         cards += extra[: SEAL_MIN_CARDS - len(cards)]

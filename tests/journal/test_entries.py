@@ -245,3 +245,88 @@ def test_statistics_of_all_time_include_every_entry(alice_client, three_entries)
     stats = alice_client.get(reverse("journal:stats"), {"period": "all"}).context["stats"]
 
     assert stats["entries"] == 3 and stats["total"] == 6
+
+
+# --- every mode's reading -------------------------------------------------------------------------
+
+
+def play_out(slug: str, seed: int):
+    from games.engine import get_rules
+    import random
+
+    rules = get_rules(slug)
+    state = rules.new_game(seed=seed, players=rules.min_players)
+    choose = random.Random(seed)
+    while rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        # Nobody forfeits here: a war given up at once tells no story to check.
+        moves = [m for m in rules.legal_moves(state, seat) if m["type"] != "forfeit"]
+        state = rules.apply(state, seat, choose.choice(moves or rules.legal_moves(state, seat)))
+    return rules, state
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("slug, layout, first_section", [
+    ("know_thyself", "tree", "central"),
+    ("lovers_discourse", "starfield", "three_cards"),
+    ("warring_planets", "starfield", "conflict"),
+    ("dream_odyssey", "tale", "crown"),
+])
+def test_every_modes_finished_game_gives_a_reading_the_journal_can_keep(slug, layout, first_section, seed):
+    rules, state = play_out(slug, seed)
+
+    reading = readings.from_game(slug, rules, state, 0)
+
+    assert reading["layout"] == layout
+    assert reading["sections"][0]["id"] == first_section
+    assert readings.clean_reading(reading) == reading
+    cards = readings.all_cards(reading)
+    assert cards and all(deck.is_card(c) for c in cards)
+    for section in reading["sections"]:
+        for pos in section["positions"]:
+            assert pos["label"] and pos["question"], (section["id"], pos)
+    if slug == "dream_odyssey":
+        assert reading["story"], "the tale comes along"
+    if slug == "warring_planets":
+        assert reading["story"], "the conflict told as a story"
+
+
+def test_a_war_forfeited_before_any_card_still_leaves_an_entry_to_reflect_on(alice, bob):
+    from games.engine import get_rules
+
+    rules = get_rules("warring_planets")
+    state = rules.apply(rules.new_game(seed=1, players=2), 0, {"type": "forfeit"})
+
+    reading = readings.from_game("warring_planets", rules, state, 1)
+    entry = services.create_entry(bob, title="A short war", mode=Mode.WARRING_PLANETS, reading=reading)
+
+    assert readings.all_cards(entry.reading) == []
+    assert "forfeit" in entry.reading["summary"]
+
+
+def test_a_lovers_discourse_game_leaves_an_entry_for_both_partners(alice, bob, django_capture_on_commit_callbacks):
+    import random
+
+    from games import services as games
+    from games.models import Game
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = games.start_game(alice, "lovers_discourse", opponent=bob, seed=5)
+        games.accept_invitation(game.pk, bob)
+        choose = random.Random(5)
+        while True:
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE:
+                break
+            rules, state = game.rules, game.load_state()
+            seat = rules.to_act(state)[0]
+            player = alice if seat == 0 else bob
+            games.submit_move(game.pk, player, choose.choice(rules.legal_moves(state, seat)), game.version)
+
+    alices = Entry.objects.get(owner=alice, source_game=game)
+    bobs = Entry.objects.get(owner=bob, source_game=game)
+    assert alices.mode == bobs.mode == Mode.LOVERS_DISCOURSE
+    assert alices.reading["sections"][0]["id"] == "three_cards"
+    assert (alices.source_seat, bobs.source_seat) == (0, 1)
+    cards, words = services.default_seal_input(alices)
+    assert 2 <= len(cards) <= 5 and words == [deck.keyword(c) for c in cards]
