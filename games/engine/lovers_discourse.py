@@ -43,6 +43,10 @@ class LoversDiscourse(StarfieldGame):
     uses_gifts = True
     negates = True
     public_discard = False  # hand cards go to the discard unseen by the partner
+    major_reach_words = ("a Major goes on your own edge, or next to a chain of Majors joined "
+                         "to your edge")
+    minor_reach_words = ("a raised card goes on a Major you played, one on your edge, or one "
+                         "next to a Major you played (looking across resolved Sefira)")
 
     # --- where Majors go -------------------------------------------------------------------
 
@@ -109,6 +113,16 @@ class LoversDiscourse(StarfieldGame):
         state["raised"].remove(card)
         state["gifts"][starfield.seat_of_gift(to)] = {"card": card, "locked": True}
         self._log(state, seat, "lock", card=card, to=to, secret=True)
+
+    def why_not_raised(self, state: State, seat: int, move: Move) -> str | None:
+        card, to = move["card"], move["to"]
+        if not starfield.is_gift(to):
+            return f"{to!r} is not a Gift Field (gift:0 or gift:1)."
+        fits = [m["to"] for m in self.place_moves(state, seat) if m["type"] == "place" and m["card"] == card]
+        if fits:
+            return (f"{label(card)} fits on the Major on {fits[0]}, so it may not lock a Gift "
+                    "Field.")
+        return f"{to} is not empty."
 
     # --- the end ------------------------------------------------------------------------------
 

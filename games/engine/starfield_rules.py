@@ -48,6 +48,25 @@ VERBS = {
     "place": "place a raised card", "lock": "lock a Gift Field", "guard": "set a Guard",
     "attack": "attack a Guard", "forfeit": "forfeit",
 }
+# Which moves each phase takes, and the keys each move has ("play" has either "to" or
+# "column", "attack" either "card" or "cards").
+PHASE_MOVES = {
+    "draw": ("draw", "take"), "play": ("play", "give"), "choose_set": ("match",),
+    "negate": ("negate", "raise"), "discard": ("discard", "refill"),
+    "place": ("place", "lock", "guard", "attack"),
+}
+MOVE_SHAPES = {
+    "draw": (), "take": ("card",), "play": ("card", "to", "column"), "give": ("card", "to"),
+    "match": ("cards",), "negate": ("cards",), "raise": (), "discard": ("card",), "refill": (),
+    "place": ("card", "to"), "lock": ("card", "to"), "guard": ("card", "to"),
+    "attack": ("card", "cards", "to"), "forfeit": (),
+}
+WAITING_HINTS = {
+    "draw": "draw or take their gift", "play": "play a card",
+    "choose_set": "choose which matching set leaves their plane",
+    "negate": "decide whether to negate court cards",
+    "discard": "discard and draw back up to four", "place": "place their raised cards",
+}
 PHASE_HINTS = {
     "draw": "draw from the deck or take the card on your Gift Field",
     "play": "play a card from your hand",
@@ -75,6 +94,9 @@ class StarfieldGame(Rules):
     uses_gifts = False  # Lovers' Discourse: Gift Fields
     negates = False  # Lovers' Discourse: court negation
     public_discard = True  # Warring Planets discards only cards already seen by both
+    forfeits = False  # Warring Planets: either seat may forfeit at any time
+    major_reach_words = ""  # how a Major's reach works, for refusals
+    minor_reach_words = ""  # how a raised Minor's reach works, for refusals
 
     # --- setting up -----------------------------------------------------------------------
 
@@ -249,7 +271,7 @@ class StarfieldGame(Rules):
         if state["end"]:
             return state["end"]["reason"]
         if seat != state["turn"]:
-            return f"Waiting for seat {state['turn']} to {PHASE_HINTS[state['phase']]}."
+            return f"Waiting for seat {state['turn']} to {WAITING_HINTS[state['phase']]}."
         return f"Your turn: {PHASE_HINTS[state['phase']]}."
 
     def normalise_move(self, move: Move) -> Move:
@@ -300,43 +322,118 @@ class StarfieldGame(Rules):
         return super().describe_move(state, seat, move)
 
     def explain_illegal(self, state: State, seat: int, move: Move) -> str:
-        legal = self.legal_moves(state, seat)
+        """Why a move was refused, in words a player can act on."""
         kind = move["type"]
-        hint = PHASE_HINTS.get(state["phase"], "")
-        if not any(m["type"] == kind for m in legal):
-            verb = VERBS.get(kind)
-            if verb is None:
-                return f"There is no move called {kind!r} in {self.title}."
-            return f"You cannot {verb} now: {hint}." if hint else f"You cannot {verb} now."
+        if kind not in VERBS or (kind == "forfeit" and not self.forfeits) or (
+                kind in ("give", "take", "lock") and not self.uses_gifts):
+            extra = " (there are no Gift Fields in this game)" if kind in ("give", "take", "lock") else ""
+            return f"There is no move called {kind!r} in {self.title}{extra}."
+        phase = state["phase"]
+        if kind not in PHASE_MOVES.get(phase, ()):
+            return f"You cannot {VERBS[kind]} now: {PHASE_HINTS[phase]}."
+        for key in ("card", "cards", "to", "column"):
+            if key in move and key not in MOVE_SHAPES[kind]:
+                return f"A {kind} move takes no {key!r}."
+        # "play" takes "to" (a Major) or "column" (a Minor), "attack" "card" or "cards".
+        needs = {"play": ("card",), "attack": ("to",)}.get(kind, MOVE_SHAPES[kind])
+        for key in needs:
+            if key not in move:
+                return f"A {kind} move needs {key!r}."
+        if kind == "attack" and "card" not in move and "cards" not in move:
+            return "An attack needs its \"card\" (or, with Outnumber, its \"cards\")."
         if "card" in move and not is_card(move["card"]):
-            return f"{move['card']!r} is not a card code (examples: M4, 9c, Qp)."
-        for c in move.get("cards", []) if isinstance(move.get("cards"), list) else []:
-            if not is_card(c):
-                return f"{c!r} is not a card code (examples: M4, 9c, Qp)."
-        if "card" in move:
-            card = move["card"]
-            same = [m for m in legal if m["type"] == kind and m.get("card") == card]
-            if not same:
-                if kind in ("play", "give", "discard") and card not in state["hands"][seat]:
-                    return f"You do not hold {label(card)}."
-                if kind in ("place", "lock", "guard", "attack") and card not in state["raised"]:
-                    return f"{label(card)} is not waiting to be placed."
-                if kind == "take":
-                    return f"{label(card)} is not on your Gift Field."
-                if kind == "play" and is_major(card):
-                    return f"{label(card)} has no space within your reach now."
-                return f"{label(card)} cannot be used that way now."
-            places = sorted({str(m.get("to", m.get("column"))) for m in same})
-            if "column" in move and is_major(card):
-                return f"{label(card)} is a Major: it goes to the Starfield, not the Material Plane."
-            if "to" in move and not is_major(card) and kind == "play":
-                return f"{label(card)} is a Minor: play it to a column (0-2) of your Material Plane."
-            target = move.get("to", move.get("column"))
-            return (f"{label(card)} cannot go to {target!r} now; it may go to: "
-                    f"{', '.join(places)}.")
-        if kind in ("match", "negate", "attack"):
-            return f"Those cards do not form a set you may {VERBS[kind].split(' ', 1)[0]} now."
-        return "That move is not allowed now."
+            return f"{move['card']!r} is not a card code (examples: M4, 9c, Qp, 10w)."
+        if "cards" in move:
+            cards = move["cards"]
+            if not isinstance(cards, list) or not cards or not all(is_card(c) for c in cards):
+                return "\"cards\" must be a list of card codes (examples: M4, 9c, Qp, 10w)."
+            if len(set(cards)) != len(cards):
+                return "A card may be named only once."
+        if "to" in move and not isinstance(move["to"], str):
+            return "\"to\" must name a space, such as \"C2\" or \"gift:1\"."
+        why = self.why_not(state, seat, move)
+        return why or "That move is not allowed now."
+
+    def why_not(self, state: State, seat: int, move: Move) -> str | None:
+        """The specific reason, once the move is known to be well formed and of the right
+        kind for the phase; subclasses add their own kinds and fall back to this."""
+        kind = move["type"]
+        hand = state["hands"][seat]
+        card = move.get("card")
+        if kind in ("play", "give", "discard") and card not in hand:
+            return f"You do not hold {label(card)}."
+        if kind == "play":
+            if is_major(card):
+                if "column" in move or "to" not in move:
+                    return f"{label(card)} is a Major: play it to a space of the Starfield (\"to\")."
+                return self.why_not_major(state, seat, card, move["to"])
+            if "to" in move or "column" not in move:
+                return f"{label(card)} is a Minor: play it to a column (0, 1 or 2) of your Material Plane."
+            column = move["column"]
+            if type(column) is not int or column not in (0, 1, 2):
+                return f"{column!r} is not a column; the columns are 0, 1 and 2."
+            opened = plane.open_columns(state["planes"][seat], True)
+            return ("Fated: a new row waits until the current one is full; play on column "
+                    f"{' or '.join(str(c) for c in opened)}.")
+        if kind == "give":
+            partner = starfield.gift_of(1 - seat)
+            if move["to"] != partner:
+                return f"A gift goes on your partner's Gift Field, {partner}."
+            if not state["deck"]:
+                return "Once the deck is empty no more cards may be given."
+            return f"Your partner's Gift Field ({starfield.GIFT_NAMES[partner]}) is not empty."
+        if kind == "take":
+            gift = state["gifts"][seat]
+            return f"{label(card)} is not on your Gift Field." if gift else "Your Gift Field is empty."
+        if kind == "match":
+            return (f"{self._cards_words(move['cards'])} is not a set that matches now: a set "
+                    f"totals a multiple of {state['sacred']['number']}, or is two courts of one suit.")
+        if kind == "negate":
+            return (f"{self._cards_words(move['cards'])} cannot negate: a negation takes two court "
+                    "cards raised together in one matching group that has not negated yet.")
+        if kind in ("place", "lock", "guard", "attack"):
+            for c in move.get("cards") or [card]:
+                if c not in state["raised"]:
+                    return f"{label(c)} is not waiting to be placed."
+            to = move["to"]
+            if kind == "place":
+                entry = state["board"].get(to)
+                if to not in starfield.SPACES:
+                    return f"{to!r} is not a space of the Starfield (L0-L3, C0-C4, R0-R3)."
+                if entry is None or "majors" not in entry:
+                    return f"{to} holds no Major for {label(card)} to go on."
+                name = " and ".join(label(m) for m in entry["majors"])
+                if entry["resolved_by"] is not None:
+                    return f"{name} on {to} is already resolved; nothing more goes on it."
+                if not self.fits(state, entry, card):
+                    if entry["majors"] == [FOOL]:
+                        return "The Fool takes a single Minor, and already has one."
+                    have = sum(map(value, entry["minors"]))
+                    return (f"{label(card)} ({value(card)}) would overfill {name} on {to}: it holds "
+                            f"{have} of {self.capacity(state, entry)}.")
+                return f"{to} is out of your reach: {self.minor_reach_words}."
+            return self.why_not_raised(state, seat, move)
+        return None
+
+    def why_not_major(self, state: State, seat: int, card: str, to: str) -> str:
+        if to not in starfield.SPACES:
+            return f"{to!r} is not a space of the Starfield (L0-L3, C0-C4, R0-R3)."
+        entry = state["board"].get(to)
+        if entry is not None and "majors" in entry:
+            held = " and ".join(label(m) for m in entry["majors"])
+            if to == starfield.CENTRAL and self.sun_and_moon_target(state, card):
+                return f"{label(card)} may join {held} on C2 only when C2 is within your reach."
+            if to == starfield.CENTRAL and card in SUN_AND_MOON and len(entry["majors"]) == 1:
+                return f"Only The Sun and The Moon may share C2, and it holds {held}."
+            return f"{to} already holds {held}."
+        return f"{to} is out of your reach: {self.major_reach_words}."
+
+    def why_not_raised(self, state: State, seat: int, move: Move) -> str | None:
+        return None
+
+    @staticmethod
+    def _cards_words(cards: list[str]) -> str:
+        return " and ".join(label(c) for c in cards)
 
     # --- hooks --------------------------------------------------------------------------------
 

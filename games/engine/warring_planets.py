@@ -61,6 +61,11 @@ class WarringPlanets(StarfieldGame):
                "Minors and scoring every resolved Major that faces them.")
     variants = ("standard", "noble", "outnumber")
     combinable = True
+    forfeits = True
+    major_reach_words = ("a Major goes on your own edge, next to a Major or Guard facing you, "
+                         "or under your own Guard worth no more than it")
+    minor_reach_words = ("a raised card goes on your own edge, on a Major facing you, or next "
+                         "to a Major or Guard facing you")
 
     # --- reach ------------------------------------------------------------------------------
 
@@ -180,6 +185,46 @@ class WarringPlanets(StarfieldGame):
                 state["raised"].remove(c)
             state["discard"] += cards + [guard]
             self._log(state, seat, "attack", cards=cards, card=guard, to=to)
+
+    def why_not_major(self, state: State, seat: int, card: str, to: str) -> str:
+        entry = state["board"].get(to)
+        if entry is not None and "guard" in entry:
+            if entry["facing"] != seat:
+                return f"Your rival's Guard holds {to}: attack it to free the space."
+            if value(entry["guard"]) > value(card):
+                return (f"Your Guard on {to} ({label(entry['guard'])}, {value(entry['guard'])}) is "
+                        f"worth more than {label(card)}, so it cannot slip under it.")
+        return super().why_not_major(state, seat, card, to)
+
+    def why_not_raised(self, state: State, seat: int, move: Move) -> str | None:
+        kind, to = move["type"], move["to"]
+        if to not in starfield.SPACES:
+            return f"{to!r} is not a space of the Starfield (L0-L3, C0-C4, R0-R3)."
+        entry = state["board"].get(to)
+        near = to in self.reach(state, seat)
+        if kind == "guard":
+            if entry is not None:
+                return f"A Guard goes only on an empty space, and {to} is taken."
+            return f"{to} is out of your reach: {self.minor_reach_words}."
+        cards = move.get("cards") or [move["card"]]
+        if entry is None or "guard" not in entry:
+            return f"There is no Guard on {to} to attack."
+        guard = entry["guard"]
+        if entry["facing"] == seat:
+            return f"The Guard on {to} is your own."
+        if not near:
+            return f"The Guard on {to} is out of your reach: {self.minor_reach_words}."
+        variants = state["options"]["variant"]
+        if len(cards) > 1 and "outnumber" not in variants:
+            return "Only with the Outnumber variation may several cards attack together."
+        if "noble" in variants and is_court(guard) and not all(map(is_court, cards)):
+            return f"Noble: the court Guard on {to} ({label(guard)}) falls only to court cards."
+        total = sum(map(value, cards))
+        if total < value(guard):
+            return (f"{self._cards_words(cards)} ({total}) cannot beat the Guard on {to} "
+                    f"({label(guard)}, {value(guard)}).")
+        return ("Every card of a joint attack must be needed: without its weakest card the "
+                "attack should fall short of the Guard's value.")
 
     # --- forfeit: legal for either seat at any time -------------------------------------------
 

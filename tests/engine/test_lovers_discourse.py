@@ -145,13 +145,13 @@ def test_a_chain_broken_by_an_empty_space_gives_no_reach():
     board = {"C0": major("M1", 0), "C2": major("M2", 0)}
     state = arrange(hands=(["M4"], []), board=board)
     assert targets(state, "M4") == {"L0", "R0", "C1"}
-    assert "may go to" in refused(state, 0, {"type": "play", "card": "M4", "to": "C3"})
+    assert "C3 is out of your reach" in refused(state, 0, {"type": "play", "card": "M4", "to": "C3"})
 
 
 def test_only_one_major_per_space_and_none_once_all_thirteen_are_full():
     state = arrange(hands=(["M20", "2c"], []), board=full_board())
     assert moves(state, 0, "play", "M20") == []
-    assert "no space within your reach" in refused(state, 0, {"type": "play", "card": "M20", "to": "C0"})
+    assert "C0 already holds V The Hierophant" in refused(state, 0, {"type": "play", "card": "M20", "to": "C0"})
 
 
 # --- The Sun and The Moon -----------------------------------------------------------------
@@ -244,7 +244,7 @@ def test_fated_lets_a_minor_only_onto_the_shortest_columns():
     planes = [[["2c"], [], []], [[], [], []]]
     state = arrange(hands=(["4s"], []), planes=planes, variant="fated")
     assert targets(state, "4s") == {1, 2}
-    assert "may go to: 1, 2" in refused(state, 0, {"type": "play", "card": "4s", "column": 0})
+    assert "play on column 1 or 2" in refused(state, 0, {"type": "play", "card": "4s", "column": 0})
 
 
 # --- raised Minors ----------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def test_the_rulebooks_nine_and_three_of_cups():
     assert {"C1", "R0"} <= three and three == {"C0", "L0", "C1", "R0"}
     assert "C4" not in three and "L3" not in three
     message = refused(state, 0, {"type": "place", "card": "3c", "to": "C4"})
-    assert "may go to" in message
+    assert "C4 is out of your reach" in message
 
 
 def adjacency_board():
@@ -543,7 +543,7 @@ def test_no_gift_onto_your_own_field_an_occupied_one_or_once_the_deck_is_empty()
     assert moves(state, 0, "give") == []
     state = arrange(hands=(["5s"], []), empty_deck=True)
     assert moves(state, 0, "give") == []
-    assert "cannot give" in refused(state, 0, {"type": "give", "card": "5s", "to": "gift:1"})
+    assert "deck is empty" in refused(state, 0, {"type": "give", "card": "5s", "to": "gift:1"})
 
 
 # --- victory and defeat -----------------------------------------------------------------------
@@ -694,7 +694,7 @@ def test_moves_out_of_turn_malformed_or_unknown_are_refused_with_reasons():
     assert "do not hold" in refused(state, 0, {"type": "play", "card": "M20", "to": "C0"})
     assert "not a card" in refused(state, 0, {"type": "play", "card": "Zz", "to": "C0"})
     assert "Major" in refused(state, 0, {"type": "play", "card": "M1", "column": 0})
-    assert "may go to" in refused(state, 0, {"type": "play", "card": "M1", "to": "C4"})
+    assert "out of your reach" in refused(state, 0, {"type": "play", "card": "M1", "to": "C4"})
     assert refused(state, 0, {"type": "play", "card": "M1", "to": ["C0"]})
     assert refused(state, 0, "play M1")
     assert refused(state, True, {"type": "play", "card": "M1", "to": "C0"})
@@ -713,3 +713,29 @@ def test_moves_are_described_in_words():
     assert LD.describe_move(state, 0, {"type": "play", "card": "M4", "to": "C1"}) == "Play IV The Emperor to C1"
     assert "column 2" in LD.describe_move(state, 0, {"type": "play", "card": "4s", "column": 1})
     assert "the Sun" in LD.describe_move(state, 0, {"type": "give", "card": "4s", "to": "gift:1"})
+
+
+def test_a_lock_refusal_names_the_major_the_card_fits_on():
+    state = arrange(board={"C0": major("M10", 0)}, waiting=["9c"], phase="place")
+    assert "fits on the Major on C0" in refused(state, 0, {"type": "lock", "card": "9c", "to": "gift:1"})
+    assert "no move called 'forfeit'" in refused(state, 0, {"type": "forfeit"})
+
+
+GARBAGE = [
+    {"type": "play"}, {"type": "play", "card": None, "to": "C0"}, {"type": "play", "card": "M1", "to": 7},
+    {"type": "play", "card": "4c", "column": [0]}, {"type": "place", "card": "4c", "to": {"x": 1}},
+    {"type": "match", "cards": "4c"}, {"type": "match", "cards": []}, {"type": "negate", "cards": ["Kc", "Kc"]},
+    {"type": "negate", "cards": [["Kc"]]}, {"type": "take", "card": "M1"}, {"type": "lock", "card": "4c"},
+    {"type": "give", "card": "M1", "to": None}, {"type": "discard"}, {"type": "refill", "to": "C0"},
+    {"type": ""}, {"type": "draw", "card": "M1"}, {"type": "attack", "card": "4c", "to": "C0"},
+]
+
+
+@pytest.mark.parametrize("phase", ["draw", "play", "negate", "discard", "place"])
+def test_garbage_is_refused_with_a_message_and_changes_nothing(phase):
+    state = arrange(board={"C0": major("M3", 0)}, hands=(["M1", "2w"], []), gifts=(("5s", False), None),
+                    waiting=["4c", "Kc", "Qc"] if phase in ("place", "negate") else [], phase=phase)
+    if phase == "negate":
+        state["groups"] = [{"cards": ["Kc", "Qc"], "must": False, "done": False}]
+    for move in GARBAGE:
+        assert refused(state, 0, move)

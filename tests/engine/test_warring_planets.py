@@ -102,7 +102,7 @@ def test_there_are_no_gift_fields():
     assert moves(state, 0, "give") == []
     assert not any(z.startswith("gift") for z in WP.zones(state))
     assert "gifts" not in WP.view(state, 0)
-    assert "no move called" not in refused(state, 0, {"type": "give", "card": "5s", "to": "gift:1"})
+    assert "no Gift Fields" in refused(state, 0, {"type": "give", "card": "5s", "to": "gift:1"})
 
 
 # --- facing and reach ---------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def test_equal_values_resolve_the_major_at_once_for_you():
 def test_a_rivals_guard_keeps_you_off_its_space():
     state = arrange(hands=(["M20"], []), board={"C0": guard("2w", 1)}, waiting=[], phase="play")
     assert "C0" not in targets(state, "M20")
-    assert "may go to" in refused(state, 0, {"type": "play", "card": "M20", "to": "C0"})
+    assert "rival's Guard holds C0" in refused(state, 0, {"type": "play", "card": "M20", "to": "C0"})
 
 
 # --- raised Minors ------------------------------------------------------------------------------
@@ -436,3 +436,44 @@ def test_a_view_shows_only_your_own_hand():
     spectator = json.dumps(WP.view(state, None))
     assert not any(f'"{c}"' in spectator for c in state["hands"][0] + state["hands"][1])
     assert WP.view(state, 1)["legal_moves"] == [FORFEIT]
+
+
+# --- refusals -----------------------------------------------------------------------------------
+
+def test_refusals_say_what_is_wrong():
+    board = {"C0": guard("9s", 1), "R0": guard("Qs", 1), "L0": guard("Kp", 0), "C1": major("M3", 0)}
+    state = arrange(board=board, waiting=["4c", "5c"], phase="place", variant="noble")
+    assert "(4) cannot beat the Guard on C0 (Nine of Swords, 9)" in \
+        refused(state, 0, {"type": "attack", "card": "4c", "to": "C0"})
+    assert "Outnumber" in refused(state, 0, {"type": "attack", "cards": ["4c", "5c"], "to": "C0"})
+    assert "Noble" in refused(state, 0, {"type": "attack", "card": "5c", "to": "R0"})
+    assert "your own" in refused(state, 0, {"type": "attack", "card": "5c", "to": "L0"})
+    assert "no Guard on C1" in refused(state, 0, {"type": "attack", "card": "5c", "to": "C1"})
+    assert "only on an empty space" in refused(state, 0, {"type": "guard", "card": "5c", "to": "C1"})
+    assert "would overfill III The Empress on C1" in refused(state, 0, {"type": "place", "card": "4c", "to": "C1"})
+    assert "not waiting" in refused(state, 0, {"type": "place", "card": "Ac", "to": "C1"})
+    assert "You cannot play a card now" in refused(state, 0, {"type": "play", "card": "4c", "column": 0})
+    state = arrange(board=board, hands=(["M9"], []))
+    assert "worth more than IX The Hermit" in refused(state, 0, {"type": "play", "card": "M9", "to": "L0"})
+    state = arrange(board={"C0": guard("9s", 1)}, waiting=["4c", "5c", "Ac"], phase="place",
+                    variant="outnumber")
+    assert "must be needed" in refused(state, 0, {"type": "attack", "cards": ["4c", "5c", "Ac"], "to": "C0"})
+
+
+GARBAGE = [
+    {"type": "play"}, {"type": "play", "card": None, "to": "C0"}, {"type": "play", "card": "M1", "to": 7},
+    {"type": "play", "card": "4c", "column": [0]}, {"type": "place", "card": "4c", "to": {"x": 1}},
+    {"type": "attack", "cards": "4c", "to": "C0"}, {"type": "attack", "cards": [], "to": "C0"},
+    {"type": "attack", "cards": ["4c", "4c"], "to": "C0"}, {"type": "attack", "cards": [["4c"]], "to": "C0"},
+    {"type": "match", "cards": ["4c"]}, {"type": "negate", "cards": ["Kc", "Qc"]}, {"type": "raise"},
+    {"type": "refill", "card": "4c"}, {"type": "forfeit", "cards": []}, {"type": ""},
+    {"type": "guard", "card": "5c"}, {"type": "give", "card": "4c", "to": "gift:1"},
+]
+
+
+@pytest.mark.parametrize("phase", ["play", "place"])
+def test_garbage_is_refused_with_a_message_and_changes_nothing(phase):
+    state = arrange(board={"C0": guard("9s", 1), "C1": major("M3", 0)}, hands=(["M1", "2w"], []),
+                    waiting=["4c", "5c"] if phase == "place" else [], phase=phase, variant="outnumber")
+    for move in GARBAGE:
+        assert refused(state, 0, move)
