@@ -198,6 +198,10 @@ def handle_message(raw: bytes, *, envelope_from: str | None = None,
     target = reply_target(message, recipients)
     seat = find_seat(target[0]) if target else None
     if seat is None:
+        # Answered only to our own players: anyone can forge a From header, and the site
+        # must not become a way to send mail to strangers (backscatter).
+        if not EmailAddress.objects.filter(email__iexact=sender, verified=True, user__is_active=True).exists():
+            return Outcome("ignored", "unknown address from a stranger")
         return reply.refuse("unknown address", "unknown_address")
     game = seat.game
     if not sender_may_play(seat, sender):

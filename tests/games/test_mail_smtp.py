@@ -109,6 +109,16 @@ def test_a_reply_to_an_unknown_address_is_explained(smtp_server, receiver, alice
     assert "could not match your mail to any game" in smtp_server.text(answer)
 
 
+def test_mail_from_a_stranger_to_an_unknown_address_is_not_answered(smtp_server, receiver, alice):
+    """Anyone can forge a From header: the site must not mail strangers on request."""
+    unknown = "play+NoSuchTokenAtAll0123456789.3@sefirot.localhost"
+    send_by_smtp(receiver.hostname, receiver.port, reply(unknown, "1", sender="victim@example.org"))
+    # A known player's mail right after it is answered; the stranger's never was.
+    send_by_smtp(receiver.hostname, receiver.port, reply(unknown, "1", sender="alice@example.com"))
+    smtp_server.wait_for("alice@example.com")
+    assert smtp_server.messages_to("victim@example.org") == []
+
+
 def test_the_receiver_takes_mail_only_for_reply_addresses(receiver):
     mail = reply("somebody@example.org", "1", sender="alice@example.com")
     with pytest.raises(smtplib.SMTPRecipientsRefused):

@@ -1,5 +1,6 @@
 """Receive replies to turn mail over SMTP until stopped (Ctrl-C or SIGTERM)."""
 
+import logging
 import signal
 import threading
 
@@ -19,6 +20,8 @@ class Command(BaseCommand):
                             help="Port to listen on (INBOUND_SMTP_PORT, default %(default)s).")
 
     def handle(self, *args, host, port, **options):
+        # aiosmtpd logs every SMTP command at INFO; the outcome of each message is enough.
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
