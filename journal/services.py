@@ -375,7 +375,7 @@ def retry_seal(seal: Seal) -> Seal:
 
     with transaction.atomic():
         seal = Seal.objects.select_for_update().get(pk=seal.pk)
-        if seal.status != Seal.Status.FAILED:
+        if seal.status != Seal.Status.FAILED and not is_stuck(seal):
             return seal
         seal.status, seal.error, seal.attempts = Seal.Status.QUEUED, "", 0
         seal.save(update_fields=["status", "error", "attempts", "updated"])
@@ -399,7 +399,18 @@ def seal_context(seal: Seal) -> dict:
         "percent": round(100 * len(files) / len(outputs)) if outputs else 100,
         "pairs": list(zip(seal.cards, seal.words)),
         "working": seal.status in (Seal.Status.QUEUED, Seal.Status.RENDERING),
+        "stuck": is_stuck(seal),
     }
+
+
+# Longer than the task's hard time limit and its retries' pauses: a seal still "queued" or
+# "rendering" after this lost its task (a broker restart, a worker killed for good).
+STUCK_AFTER = dt.timedelta(minutes=10)
+
+
+def is_stuck(seal: Seal) -> bool:
+    return (seal.status in (Seal.Status.QUEUED, Seal.Status.RENDERING)
+            and seal.updated < timezone.now() - STUCK_AFTER)
 
 
 def output_label(fmt: str, size: str) -> str:

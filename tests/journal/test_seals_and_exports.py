@@ -190,3 +190,34 @@ def test_one_entry_downloads_as_a_pdf_with_its_reading_and_reflections(alice_cli
     crown = game_entry.reading["sections"][0]["positions"][0]
     assert game_entry.title in text and deck.CARDS[crown["card"]].name in text
     assert "<b>tags</b> stay text." in text
+
+
+def test_a_seal_whose_task_was_lost_offers_a_retry(alice_client, drawn_entry, django_capture_on_commit_callbacks):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    seal = Seal.objects.create(entry=drawn_entry, cards=["M0", "M19"], words=["a", "b"], input_hash="lost")
+    Seal.objects.filter(pk=seal.pk).update(updated=timezone.now() - dt.timedelta(minutes=30))
+
+    page = alice_client.get(seal.get_absolute_url()).content.decode()
+    with django_capture_on_commit_callbacks() as queued:
+        alice_client.post(reverse("journal:seal_retry", args=[drawn_entry.pk, seal.pk]))
+
+    assert "longer than it should" in page and "Try again" in page and "every 1s" not in page
+    assert len(queued) == 1
+
+
+def test_the_sacred_columns_are_drawn_where_the_spaces_lie_on_the_starfield(alice, alice_client):
+    reading = {"layout": "starfield", "sections": [
+        {"id": "three_cards", "title": "Spread", "positions": [{"id": "first_contact", "label": "First contact",
+                                                                 "question": "?", "card": "M6"}]},
+        {"id": "sacred_columns", "title": "Columns", "positions": [
+            {"id": "C2", "label": "The central Sefira", "question": "?", "card": "M6"},
+            {"id": "L3", "label": "Emotional", "question": "?", "card": "M2"}]}]}
+    entry = services.create_entry(alice, title="Us", mode=Mode.LOVERS_DISCOURSE, reading=reading)
+
+    html = alice_client.get(entry.get_absolute_url()).content.decode()
+
+    assert 'data-position="C2" style="grid-row: 4; grid-column: 2"' in html
+    assert 'data-position="L3" style="grid-row: 1; grid-column: 1"' in html
