@@ -284,42 +284,61 @@ class StarfieldGame(Rules):
     # --- words --------------------------------------------------------------------------------
 
     def describe_move(self, state: State, seat: int, move: Move) -> str:
-        kind = move.get("type")
+        try:
+            return self._describe(state, move)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return super().describe_move(state, seat, move)  # a malformed move: plain words
+
+    def _describe(self, state: State, move: Move) -> str:
+        kind = move["type"]
         card = move.get("card")
-        what = label(card) if is_card(card) else card
+        what = label(card) if card is not None else ""
         to = move.get("to")
         where = f"the Gift Field of {starfield.GIFT_NAMES[to]}" if starfield.is_gift(to) else to
+        entry = state["board"].get(to) if isinstance(to, str) else None
         if kind == "draw":
             return "Draw from the deck"
         if kind == "take":
-            return f"Take {what} from your Gift Field"
+            return f"Take {what} from your Gift Field instead of drawing"
         if kind == "play" and "column" in move:
             return f"Play {what} to column {move['column'] + 1} of your Material Plane"
         if kind == "play":
-            return f"Play {what} to {where}"
+            if entry and "guard" in entry:
+                return f"Slip {what} under your Guard on {to} ({label(entry['guard'])})"
+            if entry:
+                return f"Play {what} to {to}, beside {label(entry['majors'][0])}: together worth 50"
+            return f"Play {what} to {to}"
         if kind == "give":
             return f"Give {what}, face up on {where}"
         if kind in ("match", "negate"):
-            cards = " and ".join(label(c) for c in move.get("cards", []) if is_card(c))
-            return f"{'Take the set' if kind == 'match' else 'Negate'} {cards}"
+            cards = self._cards_words(move["cards"])
+            if kind == "negate":
+                return f"Negate {cards}: both leave the game, then discard and draw up to four"
+            return f"Take the set {cards} (total {sum(map(value, move['cards']))})"
         if kind == "raise":
             return "Negate no more courts; raise the rest"
         if kind == "discard":
             return f"Discard {what}"
         if kind == "refill":
-            return "Draw back up to four cards"
+            return f"Stop discarding and draw back up to {REFILL_TO} cards"
         if kind == "place":
-            return f"Place {what} on {where}"
+            name = " and ".join(label(m) for m in entry["majors"])
+            if entry["majors"] == [FOOL]:
+                return f"Place {what} on The Fool on {to} (resolves it)"
+            filled = sum(map(value, entry["minors"])) + value(card)
+            cap = self.capacity(state, entry)
+            done = " (resolves it)" if filled == cap else ""
+            return f"Place {what} on {name} on {to}: {filled} of {cap}{done}"
         if kind == "lock":
             return f"Lock {where} with {what}, face down"
         if kind == "guard":
-            return f"Set {what} as your Guard on {where}"
+            return f"Set {what} as your Guard on {to}"
         if kind == "attack":
-            cards = " and ".join(label(c) for c in move.get("cards", [card]) if is_card(c))
-            return f"Attack the Guard on {where} with {cards}"
+            cards = self._cards_words(move.get("cards") or [card])
+            return f"Attack the Guard on {to} ({label(entry['guard'])}) with {cards}"
         if kind == "forfeit":
             return "Forfeit the game"
-        return super().describe_move(state, seat, move)
+        raise ValueError(kind)
 
     def explain_illegal(self, state: State, seat: int, move: Move) -> str:
         """Why a move was refused, in words a player can act on."""

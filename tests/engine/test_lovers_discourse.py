@@ -711,6 +711,9 @@ def test_a_column_must_be_a_whole_number():
 def test_moves_are_described_in_words():
     state = arrange(hands=(["M4", "4s"], []), board={"C0": major("M10", 0)})
     assert LD.describe_move(state, 0, {"type": "play", "card": "M4", "to": "C1"}) == "Play IV The Emperor to C1"
+    assert LD.describe_move(state, 0, {"type": "place", "card": "4s", "to": "C0"}) == \
+        "Place Four of Swords on X Wheel of Fortune on C0: 4 of 10"
+    assert LD.describe_move(state, 0, {"type": "play", "card": "M4", "column": "x"})
     assert "column 2" in LD.describe_move(state, 0, {"type": "play", "card": "4s", "column": 1})
     assert "the Sun" in LD.describe_move(state, 0, {"type": "give", "card": "4s", "to": "gift:1"})
 

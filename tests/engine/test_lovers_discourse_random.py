@@ -111,6 +111,7 @@ def play_one(seed: int, variant) -> tuple[dict, list]:
         legal = LD.legal_moves(state, seat)
         assert legal, "a running game always offers the seat to act a move"
         if step % 7 == 0:
+            assert all(LD.describe_move(state, seat, m) for m in legal)
             before = LD.dumps(state)
             for bad in bad_moves(state, seat, legal, rnd):
                 with pytest.raises(IllegalMove):

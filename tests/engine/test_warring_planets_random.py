@@ -104,6 +104,7 @@ def play_one(seed: int, variant) -> tuple[dict, list]:
         assert FORFEIT in legal and len(legal) > 1
         assert WP.legal_moves(state, 1 - seat) == [FORFEIT]
         if step % 7 == 0:
+            assert all(WP.describe_move(state, seat, m) for m in legal)
             before = WP.dumps(state)
             for bad in bad_moves(legal, rnd):
                 with pytest.raises(IllegalMove):
