@@ -383,17 +383,27 @@ def retry_seal(seal: Seal) -> Seal:
     return seal
 
 
+def seal_files(seal: Seal, share_token: str | None = None) -> list[dict]:
+    """The seal's rendered files, in the page's order, with their download addresses (the
+    share link's when given)."""
+    from .tasks import seal_outputs
+
+    files = []
+    for fmt, size in seal_outputs():
+        kind = f"{fmt}-{size}"
+        if kind in seal.files:
+            url = (reverse("journal:shared_seal_file", args=[share_token, seal.pk, kind]) if share_token
+                   else reverse("journal:seal_file", args=[seal.entry_id, seal.pk, kind]))
+            files.append({"kind": kind, "fmt": fmt, "size": size, "label": output_label(fmt, size), "url": url})
+    return files
+
+
 def seal_context(seal: Seal) -> dict:
     """What the seal page and its polled progress region show."""
     from .tasks import seal_outputs
 
     outputs = seal_outputs()
-    files = []
-    for fmt, size in outputs:
-        kind = f"{fmt}-{size}"
-        if kind in seal.files:
-            files.append({"kind": kind, "fmt": fmt, "size": size, "label": output_label(fmt, size),
-                          "url": reverse("journal:seal_file", args=[seal.entry_id, seal.pk, kind])})
+    files = seal_files(seal)
     return {
         "seal": seal, "entry": seal.entry, "files": files, "total": len(outputs), "done_count": len(files),
         "percent": round(100 * len(files) / len(outputs)) if outputs else 100,

@@ -84,7 +84,10 @@ def _entry_context(entry: Entry, *, shared: bool = False) -> dict:
         "entry": entry,
         "reading": entry.reading,
         "reflections_html": services.render_reflections(entry.reflections, entry.reflections_format),
-        "seals": [s for s in entry.seals.all() if not shared or s.status == Seal.Status.DONE],
+        "seals": [
+            {"seal": s, "files": services.seal_files(s, entry.share_token if shared else None)}
+            for s in entry.seals.all() if not shared or s.status == Seal.Status.DONE
+        ],
         "shared": shared,
     }
 

@@ -125,7 +125,9 @@ def test_a_share_link_shows_the_entry_and_its_seal_files_to_anyone(client, alice
     page = client.get(reverse("journal:shared", args=[entry.share_token]))
     assert page.status_code == 200 and "Morning draw" in page.content.decode()
     assert "Stop sharing" not in page.content.decode()
-    file = client.get(reverse("journal:shared_seal_file", args=[entry.share_token, seal.pk, "png-a5"]))
+    file_url = reverse("journal:shared_seal_file", args=[entry.share_token, seal.pk, "png-a5"])
+    assert f'href="{file_url}"' in page.content.decode() and "PNG A5 at 300 dpi" in page.content.decode()
+    file = client.get(file_url)
     assert file.status_code == 200 and b"".join(file.streaming_content) == b"\x89PNG fake"
 
 
