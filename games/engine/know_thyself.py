@@ -659,7 +659,7 @@ class KnowThyself(Rules):
                 total = sum(value(c) for c in move["cards"])
                 if mplane.must_negate(move["cards"]):
                     return f"Take the court pair {_cards_text(move['cards'])}: they negate"
-                return f"Take the set {_cards_text(move['cards'])} (total {total})"
+                return f"Take the set: {_cards_text(move['cards'])} (total {total})"
             if kind == "negate":
                 return (f"Negate {_cards_text(move['cards'])}: both leave the game, then discard "
                         "and draw up to four")
@@ -760,8 +760,6 @@ class KnowThyself(Rules):
         if self.is_resolved(state, to):
             return f"{major} on {_space_name(to)} is already resolved."
         cap = self.capacity(state, to)
-        if cap is None:
-            return f"The Fool takes a single Minor, and already has one."
         cards = slot["minors"] + [card]
         total = sum(value(c) for c in cards)
         return f"{major} needs {cap}; {_cards_text(cards)} would make {total}."

@@ -13,7 +13,8 @@ API
 ``lines(columns)``                     every row, then every column: where matches are sought
 ``open_columns(columns, fated)``       columns a Minor may go on (fated: only the shortest)
 ``place(columns, card, column)``       the plane with ``card`` on top of ``column``
-``remove(columns, cards)``             the plane without ``cards``, columns closed up
+``remove(columns, cards)``             the plane without ``cards``, each column closed up
+                                       toward its Seeress
 ``position(columns, card)``            ``(column, row)`` of a card, or ``None``
 ``in_leaving_order(columns, cards)``   ``cards`` sorted by row, then column (the order in
                                        which cards that leave at once are queued)
@@ -84,7 +85,8 @@ def place(columns: Columns, card: str, column: int) -> Columns:
 
 
 def remove(columns: Columns, cards: Iterable[str]) -> Columns:
-    """Take ``cards`` away; the cards above each gap slide down to close it."""
+    """Take ``cards`` away; the cards beyond each gap move toward the Seeress to close it
+    (the rulebook's "slide up": the Seeresses are drawn at the top of the plane)."""
     gone = set(cards)
     return [[x for x in col if x not in gone] for col in columns]
 

@@ -35,7 +35,7 @@ def test_moves_are_described_in_words():
     assert describe(state, type="discard", card=card).startswith("Discard ")
     assert describe(state, type="refill") == "Stop discarding and draw 1 card (up to four)"
     assert describe(two_sets(), type="match", cards=["4c", "6s"]) == (
-        "Take the set the 4 of Cups and the 6 of Swords (total 10)")
+        "Take the set: the 4 of Cups and the 6 of Swords (total 10)")
 
 
 def test_a_grace_field_and_the_fool_are_described():
