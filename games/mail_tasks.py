@@ -10,7 +10,6 @@ the mark and sends nothing.
 
 from __future__ import annotations
 
-import logging
 from datetime import date, datetime
 
 from celery import shared_task
@@ -22,8 +21,6 @@ from games import clock
 from games.mail import digest_mail, game_over_mail, reminder_mail, turn_mail
 from games.mail_models import DigestSent, SeatMailSent
 from games.models import Game, Seat
-
-log = logging.getLogger(__name__)
 
 User = get_user_model()
 

@@ -25,7 +25,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import clock, services
 from games.inbound import handle_message, reply_text
-from games.models import Game
 
 SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # how Django's file backend ends each message
 MAIL_FILE = re.compile(r"^[\w.-]+\.log$")
@@ -195,4 +194,4 @@ def give_a_day(request, game_id: int):
     if request.htmx:
         return HttpResponse(message)
     messages.success(request, message)
-    return redirect(game.get_absolute_url() if isinstance(game, Game) else "games:list")
+    return redirect(game.get_absolute_url())

@@ -179,18 +179,22 @@ def test_a_vacation_ends_by_itself_when_the_years_days_are_used_up(settings, ali
     game = two_player_game(alice, bob, time_control=1)
     clock.start_vacation(alice)
     started = timezone.now() - 3 * DAY
-    if started.year != timezone.now().year:
-        pytest.skip("the first days of January: the allowance is counted per year")
     Vacation.objects.filter(user=alice).update(started_at=started)
 
     assert clock.end_spent_vacations(timezone.now()) == 1
 
     vacation = Vacation.objects.get(user=alice)
     assert vacation.ended_at == started + 2 * DAY
-    assert clock.days_left(alice.pk) == 0
+    assert clock.days_left(alice.pk, now=vacation.ended_at) == 0
     assert reload(game).deadline is not None, "the clock runs again"
-    with pytest.raises(clock.ClockRefused, match="used all 2 vacation days"):
+
+
+@pytest.mark.django_db
+def test_no_vacation_without_days_left(settings, alice):
+    settings.VACATION_DAYS_PER_YEAR = 0
+    with pytest.raises(clock.ClockRefused, match="used all 0 vacation days"):
         clock.start_vacation(alice)
+    assert not Vacation.objects.exists()
 
 
 @pytest.mark.django_db

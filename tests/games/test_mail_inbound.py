@@ -7,7 +7,7 @@ import pytest
 from games import services
 from games.inbound import handle_message
 from games.mail import reply_address
-from games.models import Game, Move
+from games.models import Move
 
 from .conftest import reload
 from .mail_helpers import reply, solo_game, two_player_game

@@ -7,15 +7,16 @@ import random
 import subprocess
 import sys
 import time
-from datetime import timedelta
+from datetime import UTC, date, datetime
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
 from django.db import connection
 from django.urls import reverse
-from django.utils import timezone
 
 from games import services
+from games.clock import local_digest_day
 from games.engine import RULES
 from games.engine.cards import CARDS, RANK_NAMES, SUIT_NAMES
 from games.mail import digest_mail, turn_mail
@@ -161,17 +162,16 @@ def test_the_daily_digest_groups_every_game_waiting_on_the_player_once_a_day(
     assert len(smtp_server.messages_to("alice@example.com")) == 1
 
 
-@pytest.mark.django_db
-def test_no_digest_before_the_digest_hour_of_the_players_own_time_zone(settings, alice):
-    alice.turn_mail = "daily"
-    alice.time_zone = "Pacific/Kiritimati"  # UTC+14
-    alice.save()
-    solo_game(alice)
-    local_hour = timezone.now().astimezone(__import__("zoneinfo").ZoneInfo("Pacific/Kiritimati")).hour
-    settings.TURN_MAIL_DIGEST_HOUR = min(23, local_hour + 1)
-    if local_hour == 23:
-        pytest.skip("the last hour of the day: every hour has come")
-    assert send_daily_digests() == 0
+def test_the_digest_hour_is_the_players_own(settings):
+    settings.TURN_MAIL_DIGEST_HOUR = 7
+    paris = SimpleNamespace(time_zone="Europe/Paris")  # UTC+1 in March
+    kiritimati = SimpleNamespace(time_zone="Pacific/Kiritimati")  # UTC+14
+    assert local_digest_day(paris, datetime(2026, 3, 10, 5, 30, tzinfo=UTC)) is None
+    assert local_digest_day(paris, datetime(2026, 3, 10, 6, 30, tzinfo=UTC)) == date(2026, 3, 10)
+    assert local_digest_day(kiritimati, datetime(2026, 3, 10, 10, 30, tzinfo=UTC)) is None  # 00:30 there
+    assert local_digest_day(kiritimati, datetime(2026, 3, 10, 17, 30, tzinfo=UTC)) == date(2026, 3, 11)
+    unknown = SimpleNamespace(time_zone="Atlantis/Capital")  # read as UTC
+    assert local_digest_day(unknown, datetime(2026, 3, 10, 7, 0, tzinfo=UTC)) == date(2026, 3, 10)
 
 
 # --- no card the seat may not see -------------------------------------------------------------
