@@ -35,6 +35,7 @@ CASES: dict[str, list[dict]] = {
     ],
     "lovers_discourse": [{"variant": "standard"}, {"variant": ["meditative", "fated", "numerology"]}],
     "warring_planets": [{"variant": "standard"}, {"variant": ["noble", "outnumber"]}],
+    "dream_odyssey": [{"variant": "standard"}],  # issue 5: random games per second
 }
 # Games per second each game must reach (issue 3: Know Thyself, standard rules).
 BARS: dict[tuple[str, str], float] = {("know_thyself", "standard"): 500.0}

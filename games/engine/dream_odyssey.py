@@ -1111,9 +1111,14 @@ class DreamOdyssey(Rules):
                 "boosts": list(slot["boosts"]),
                 "strength": self._strength(state, slot) if slot["pip"] else None,
             })
+        # The Hierophant's pips, while they are still in play (once back in hand, the hand's).
+        pips = {slot["pip"] for slot in enc["slots"]}
         return {"kind": enc["kind"], "space": enc["space"], "trigger": enc["trigger"],
-                "slots": slots, "fool": enc["fool"], "kept": list(enc["kept"]),
-                "used": list(enc["used"])}
+                "slots": slots, "fool": enc["fool"],
+                "kept": [c for c in enc["kept"] if c in pips],
+                # Majors whose powers this encounter used (the courts show where they stand;
+                # a discarded one may since have been shuffled back into the deck).
+                "powers_used": [c for c in enc["used"] if c[0] == "M"]}
 
     def _choice_view(self, state: State, player: bool) -> dict | None:
         choice = state["choice"]
@@ -1307,6 +1312,9 @@ class DreamOdyssey(Rules):
             return "\"cards\" must be a list of card codes."
         if kind == "power" and phase in REST_PHASES + ("encounter",):
             return self._explain_power(state, move, offered)
+        needs = {m_key for m in offered if m["type"] == kind for m_key in m} - set(move)
+        if needs:
+            return f"This move needs {', '.join(repr(k) for k in sorted(needs))}."
         family = {"encounter": ("play", "augment", "defeat", "resolve"),
                   "travel": ("travel", "assistance", "inspiration"),
                   "arrive": ("enter", "assistance", "inspiration")}.get(phase, ())

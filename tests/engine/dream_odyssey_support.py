@@ -17,7 +17,7 @@ import pytest
 
 from games.engine import IllegalMove, get_rules
 from games.engine.base import check_zones
-from games.engine.cards import COURTS, DECK, MAJORS, MINORS, is_card
+from games.engine.cards import COURTS, DECK, MAJORS, MINORS
 from games.engine.dream_tables import STACK_SIZES
 from games.engine.tree import SPACES
 
@@ -26,8 +26,10 @@ DO = get_rules("dream_odyssey")
 
 def stacked(*, spaces: dict[str, str] | None = None, party: str = "M9",
             stacks: dict[str, list[str]] | None = None, hand: tuple[str, ...] = ("2c", "3c", "4c"),
-            draws: tuple[str, ...] = (), majors_after: tuple[str, ...] = ()) -> dict:
-    """Options with both piles stacked; ``spaces`` maps a space to its Major."""
+            draws: tuple[str, ...] = (), bottom: tuple[str, ...] = (),
+            majors_after: tuple[str, ...] = ()) -> dict:
+    """Options with both piles stacked; ``spaces`` maps a space to its Major, ``bottom``
+    lists the last cards of the Minors deck (the undermost last)."""
     spaces = spaces or {}
     stacks = stacks or {}
     named_majors = list(spaces.values()) + [party] + list(majors_after)
@@ -35,7 +37,7 @@ def stacked(*, spaces: dict[str, str] | None = None, party: str = "M9",
     pool = [m for m in MAJORS if m not in named_majors]
     majors = [spaces[s] if s in spaces else pool.pop(0) for s in SPACES]
     majors += [party, *majors_after, *pool]
-    named = [c for s in stacks.values() for c in s] + list(hand) + list(draws)
+    named = [c for s in stacks.values() for c in s] + list(hand) + list(draws) + list(bottom)
     assert len(set(named)) == len(named), "a Minor named twice"
     filler = [c for c in MINORS if c not in named and c not in COURTS]
     filler += [c for c in MINORS if c not in named and c in COURTS]
@@ -46,7 +48,7 @@ def stacked(*, spaces: dict[str, str] | None = None, party: str = "M9",
             given = [filler.pop(0) for _ in range(STACK_SIZES[s])]
         assert len(given) == STACK_SIZES[s], f"{s} hosts {STACK_SIZES[s]} cards"
         minors += given
-    minors += [*hand, *draws, *filler]
+    minors += [*hand, *draws, *filler, *bottom]
     return {"majors_deck": majors, "minors_deck": minors}
 
 
@@ -69,20 +71,43 @@ def hidden_codes(state: dict, seat: int | None) -> set[str]:
     return hidden
 
 
+_CARDS = frozenset(DECK)
+
+
 def codes_in(value) -> set[str]:
-    if isinstance(value, str):
-        return {value} if is_card(value) else set()
-    if isinstance(value, dict):
-        return set().union(*(codes_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(codes_in(v) for v in value)) if value else set()
-    return set()
+    """Every card code appearing as a whole string anywhere in a JSON-able value."""
+    found: set[str] = set()
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        if kind is str:
+            if item in _CARDS:
+                found.add(item)
+        elif kind is dict:
+            todo.extend(item.values())
+        elif kind is list:
+            todo.extend(item)
+    return found
+
+
+def shown_codes(state: dict, seat: int | None) -> set[str]:
+    """The card codes a view shows as where they are now.  The reading at the end is a
+    record of past events: a court that helped at the Crown stays named there even if it
+    was since shuffled back into the deck, so those names are left out of the check."""
+    view = DO.view(state, seat)
+    reading = view.pop("reading", None) or {}
+    # The tale is words (card names, never codes): the tests of the tale check what it tells.
+    view.pop("tale")
+    reading.pop("tale", None)
+    history = set(state["crown_party"])
+    return codes_in(view) | (codes_in(reading) - history)
 
 
 def check(state: dict) -> None:
     check_zones(DO.zones(state), DECK)
     for seat in (0, None):
-        leaked = codes_in(DO.view(state, seat)) & hidden_codes(state, seat)
+        leaked = shown_codes(state, seat) & hidden_codes(state, seat)
         assert not leaked, f"view({seat}) shows hidden cards {sorted(leaked)} in phase {state['phase']}"
 
 
@@ -117,6 +142,14 @@ def travel(state: dict, to: str, enter: bool = True) -> dict:
     return state
 
 
+def settle(state: dict) -> dict:
+    """Answer every open choice with its first option until play is back at rest."""
+    while state["phase"] not in ("travel", "arrive", "encounter", "over"):
+        move = dict(DO.legal_moves(state, 0)[0])
+        state = act(state, move.pop("type"), **move)
+    return state
+
+
 def slots(state: dict) -> list[str]:
     return [s["card"] for s in state["encounter"]["slots"]]
 
@@ -134,6 +167,7 @@ def discard_pile(state: dict, *cards: str) -> dict:
     (the first named ends on top), as earlier play would have; returns a new state."""
     state = DO.loads(DO.dumps(state))
     for card in reversed(cards):
+        assert card in state["minors"], f"{card} is not in the Minors deck"
         state["minors"].remove(card)
         state["minors_discard"].insert(0, card)
     check(state)

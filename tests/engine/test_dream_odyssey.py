@@ -17,7 +17,8 @@ from games.engine.dream_tables import COURT_PEOPLE, LANDSCAPES, PLACES, STACK_SI
 from games.engine.tree import ADJACENT, SPACES
 
 from .dream_odyssey_support import (DO, act, check, codes_in, discard_pile, moves_of, new, play,
-                                    refused, slot_of, slots, stacked, travel)
+                                    refused, settle, slot_of, slots, stacked,
+                                    travel)
 
 
 # --- set-up -----------------------------------------------------------------------------------
@@ -200,14 +201,6 @@ def test_travelling_to_an_overcome_sefira_arrives_at_once_with_no_draw():
     assert state["position"] == "foundation" and state["phase"] == "travel"
     assert len(state["minors"]) == deck
     assert "again" in DO.view(state, 0)["tale"][-1]
-
-
-def settle(state):
-    """Answer every open choice with its first option until play is back at rest."""
-    while state["phase"] not in ("travel", "arrive", "encounter", "over"):
-        move = dict(DO.legal_moves(state, 0)[0])
-        state = act(state, move.pop("type"), **move)
-    return state
 
 
 def _finish_encounter_quickly(state):
