@@ -653,7 +653,7 @@ def test_the_tale_grows_one_line_per_event_and_is_kept_for_the_journal():
     ({"type": 3}, "type"),
     ({"type": "travel", "to": "victory", "speed": 2}, "speed"),
     ({"type": "fly", "to": "crown"}, "Not now"),
-    ({"type": "travel"}, "not a space"),
+    ({"type": "travel"}, "needs 'to'"),
     ({"type": "travel", "to": ["victory"]}, "string"),
     ({"type": "power", "card": "M3"}, "not in your Party"),
     ({"type": "power", "card": "M99"}, "not a card"),
