@@ -68,7 +68,11 @@ else:
     if len(SECRET_KEY) < 50:
         raise ImproperlyConfigured("SECRET_KEY must be set to at least 50 random characters when DEBUG is off.")
 
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+# In production the host names must be given: a default would either refuse every request
+# or accept forged Host headers.
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [])
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ALLOWED_HOSTS must list the site's host names when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # The absolute address of the site, used in mail links.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
@@ -81,7 +85,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
-    "django.contrib.sites",
     "django.contrib.humanize",
     "allauth",
     "allauth.account",
@@ -146,10 +149,11 @@ def embedded_broker(data_dir: Path) -> tuple[str, dict, str]:
     its transport options and the result backend URL. Every process (web, worker, beat)
     must compute the same folders, which is why this is a function of DATA_DIR alone."""
     queue_folder = data_dir / "broker" / "queue"
+    processed_folder = data_dir / "broker" / "processed"
     control_folder = data_dir / "broker" / "control"
     results_folder = data_dir / "results"
     # kombu does not create the queue folder and Celery refuses a missing results folder.
-    for folder in (queue_folder, control_folder, results_folder):
+    for folder in (queue_folder, processed_folder, control_folder, results_folder):
         folder.mkdir(parents=True, exist_ok=True)
     options = {
         # A producer writes to data_folder_out, a consumer reads data_folder_in: with
@@ -158,7 +162,13 @@ def embedded_broker(data_dir: Path) -> tuple[str, dict, str]:
         "data_folder_out": str(queue_folder),
         # Exchange bindings live here; broadcasts (celery inspect/control) need it.
         "control_folder": str(control_folder),
-        "store_processed": False,
+        # A consumer claims a message by moving its file out of the queue folder. Without
+        # store_processed kombu moves it to the system temp folder, often another file
+        # system, where a move is copy-and-delete and two consumers can both get the
+        # message. A folder beside the queue keeps the move an atomic rename; the
+        # scheduler's sweep_file_stores task deletes the old files.
+        "store_processed": True,
+        "processed_folder": str(processed_folder),
         # The worker polls the folder; the default second makes every round trip slow.
         "polling_interval": 0.1,
     }
@@ -205,13 +215,16 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Where tasks go and where workers listen; tests give each run its own queue.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# manage.py runsite: web server processes and Celery worker processes.
+WEB_WORKERS = env_int("WEB_WORKERS", 2, minimum=1, maximum=64)
+WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, minimum=1, maximum=64)
 # How long /healthz waits for the worker to answer its ping.
 HEALTHZ_WORKER_TIMEOUT = env_int("HEALTHZ_WORKER_TIMEOUT", 5, minimum=1, maximum=60)
 # Celery beat's timetable. Apps add their entries with CELERY_BEAT_SCHEDULE.update(...)
 # below, never by assigning a new dict.
 CELERY_BEAT_SCHEDULE = {
-    # The file result backend never expires results by itself (Redis does).
-    "sweep-result-files": {"task": "sefirot_site.sweep_result_files", "schedule": 3600.0},
+    # The embedded broker and the file result backend never delete old files themselves.
+    "sweep-file-stores": {"task": "sefirot_site.sweep_file_stores", "schedule": 3600.0},
 }
 # Tasks always run in a worker, never inside the web request.
 CELERY_TASK_ALWAYS_EAGER = False
@@ -232,7 +245,6 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-SITE_ID = 1
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
@@ -242,7 +254,10 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_FORMS = {"login": "sefirot_site.accounts.forms.LoginForm"}
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+# No django.contrib.sites: allauth names the site from the request, and we name it here.
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Sefirot Online: "
 # allauth's own throttle (kept in the cache above, so shared by every process).
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key"),

@@ -1,6 +1,7 @@
 import zoneinfo
 from functools import cache
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.contrib.auth import get_user_model
 
@@ -46,3 +47,13 @@ class DeleteAccountForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError("That is not your password.")
         return password
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's login form, with a label that says what the one box accepts."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = "Username or email"
+        # Password managers file the login under the username as often as the address.
+        self.fields["login"].widget.attrs["autocomplete"] = "username"

@@ -13,6 +13,7 @@ def test_the_home_page_offers_sign_up_to_a_visitor(client, db):
     assert reverse("account_signup") in html
     assert reverse("account_login") in html
     assert "Logged in as" not in html
+    assert f'href="{reverse("games:list")}"' not in html
 
 
 def test_the_navigation_shows_who_is_logged_in(alice_client):
@@ -21,7 +22,8 @@ def test_the_navigation_shows_who_is_logged_in(alice_client):
     assert "Logged in as" in html
     assert ">Alice</a>" in html
     assert f'action="{reverse("account_logout")}"' in html
-    assert reverse("journal:list") in html
+    assert f'href="{reverse("games:list")}"' in html
+    assert f'href="{reverse("journal:list")}"' in html
 
 
 def test_htmx_comes_from_the_site_itself_with_the_csrf_token_on_body(alice_client):

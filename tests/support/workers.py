@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -37,7 +38,10 @@ def client_app(broker_url: str, backend_url: str, queue: str) -> Celery:
 class CeleryWorker:
     """``start()`` launches ``celery -A sefirot_site worker --pool=solo`` and returns once a
     ping task has made the round trip; ``stop()`` asks for a warm shutdown (SIGTERM) and
-    kills the process group only if that does not finish in time."""
+    kills the process group only if that does not finish in time.
+
+    Besides the site's queue the worker reads a queue of its own, and ``ping()`` goes
+    there: with several workers on one broker, an answer proves that this one is up."""
 
     def __init__(self, *, env: dict[str, str], app: Celery, log_path: Path, name: str):
         self.env = env
@@ -46,11 +50,14 @@ class CeleryWorker:
         self.name = name
         self.process: subprocess.Popen | None = None
         self.returncode: int | None = None
+        self.queue = env.get("CELERY_QUEUE") or "celery"
+        self.own_queue = f"{name}-own"
 
     def start(self, timeout: float = 120) -> "CeleryWorker":
         command = [
             *celery_command(), "-A", "sefirot_site", "worker",
             "--pool=solo", "--loglevel=INFO", f"--hostname={self.name}@%h",
+            f"--queues={self.queue},{self.own_queue}",
             # Nothing to gossip with in a test: skip the chatter and the start-up wait.
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]
@@ -72,13 +79,15 @@ class CeleryWorker:
                     raise RuntimeError(f"the Celery worker did not answer within {timeout}s ({error!r}):\n{self.log_tail()}") from error
 
     def ping(self, timeout: float = 10) -> float:
-        """Send the site's ping task and wait for its result; returns the round trip in seconds."""
+        """Send the site's ping task to this worker and wait for its result; returns the
+        round trip in seconds."""
         started = time.monotonic()
-        result = self.app.send_task(PING_TASK, expires=timeout)
+        result = self.app.send_task(PING_TASK, expires=timeout, queue=self.own_queue)
         try:
             assert result.get(timeout=timeout, interval=0.05) == "pong"
         finally:
-            result.forget()
+            with contextlib.suppress(FileNotFoundError):
+                result.forget()
         return time.monotonic() - started
 
     def stop(self, timeout: float = 30) -> int | None:

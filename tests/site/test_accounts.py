@@ -1,0 +1,261 @@
+"""Accounts through allauth: sign-up with a verified address, log in, throttling, password
+and email changes; the profile page; deleting an account."""
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from sefirot_site.accounts.services import delete_account
+from sefirot_site.accounts.signals import account_deleting
+from tests.support.users import PASSWORD
+
+User = get_user_model()
+NEW_PASSWORD = "seven stars over the abyss"
+
+
+def log_in(client, login, password=PASSWORD):
+    return client.post(reverse("account_login"), {"login": login, "password": password})
+
+
+def confirmation_link(smtp_server, address):
+    message = smtp_server.wait_for(address)
+    return next(link for link in smtp_server.links(message) if "/accounts/confirm-email/" in link)
+
+
+def path_of(link):
+    return re.sub(r"^https?://[^/]+", "", link)
+
+
+# --- sign-up and verification ---------------------------------------------------------------
+
+def test_signing_up_mails_a_link_that_verifies_the_address(client, db, smtp_server):
+    response = client.post(reverse("account_signup"), {
+        "email": "carol@example.com", "username": "carol", "password1": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 302
+
+    message = smtp_server.wait_for("carol@example.com")
+    assert message["Subject"] == "Sefirot Online: Confirm your email address"
+    link = confirmation_link(smtp_server, "carol@example.com")
+    assert not EmailAddress.objects.get(email="carol@example.com").verified
+
+    # The link shows a confirmation button (a GET changes nothing); the POST confirms.
+    assert client.get(path_of(link)).status_code == 200
+    assert not EmailAddress.objects.get(email="carol@example.com").verified
+    client.post(path_of(link))
+    assert EmailAddress.objects.get(email="carol@example.com").verified
+
+
+def test_an_unverified_address_cannot_log_in(client, make_user, smtp_server):
+    make_user("dora", verified=False)
+
+    response = log_in(client, "dora")
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert "_auth_user_id" not in client.session
+    # A fresh link is mailed instead.
+    assert "/accounts/confirm-email/" in smtp_server.text(smtp_server.wait_for("dora@example.com"))
+
+
+# --- logging in and out -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("login", ["alice", "alice@example.com", "ALICE@example.com"])
+def test_one_logs_in_with_username_or_email(client, alice, login):
+    response = log_in(client, login)
+
+    assert response.status_code == 302
+    assert int(client.session["_auth_user_id"]) == alice.pk
+
+
+def test_passwords_are_hashed_with_argon2(alice):
+    alice.set_password(NEW_PASSWORD)
+
+    assert alice.password.startswith("argon2$")
+
+
+def test_logging_out_takes_a_post(alice_client):
+    assert alice_client.post(reverse("account_logout")).status_code == 302
+
+    assert "_auth_user_id" not in alice_client.session
+    assert "Logged in as" not in alice_client.get("/").content.decode()
+
+
+def test_repeated_failed_logins_are_throttled(client, alice):
+    for _ in range(5):
+        response = log_in(client, "alice", "not her password")
+        assert response.status_code == 200
+        assert "_auth_user_id" not in client.session
+
+    # Even the right password is refused now, with a message saying why.
+    response = log_in(client, "alice")
+
+    assert "_auth_user_id" not in client.session
+    assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_the_throttle_is_per_account_not_for_everyone(client, alice, bob):
+    for _ in range(5):
+        log_in(client, "alice", "not her password")
+
+    log_in(client, "bob")
+
+    assert int(client.session["_auth_user_id"]) == bob.pk
+
+
+# --- password and email ------------------------------------------------------------------------
+
+def test_a_forgotten_password_is_reset_through_a_mailed_link(client, alice, smtp_server):
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    message = smtp_server.wait_for("alice@example.com")
+    link = next(link for link in smtp_server.links(message) if "/accounts/password/reset/key/" in link)
+
+    form_page = client.get(path_of(link), follow=True)  # allauth moves the key into the session
+    client.post(form_page.redirect_chain[-1][0] if form_page.redirect_chain else path_of(link),
+                {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+
+
+def test_one_changes_the_password_knowing_the_old_one(alice_client, alice):
+    alice_client.post(reverse("account_change_password"), {
+        "oldpassword": "wrong", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD,
+    })
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
+
+    alice_client.post(reverse("account_change_password"), {
+        "oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD,
+    })
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+
+
+def test_a_new_email_address_counts_once_verified(alice_client, alice, smtp_server):
+    alice_client.post(reverse("account_email"), {"action_add": "", "email": "alice@newmail.example"})
+
+    link = confirmation_link(smtp_server, "alice@newmail.example")
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"  # until it is confirmed
+
+    alice_client.post(path_of(link))
+
+    alice.refresh_from_db()
+    assert alice.email == "alice@newmail.example"
+    assert EmailAddress.objects.get(user=alice, email="alice@newmail.example").verified
+
+
+# --- profile ---------------------------------------------------------------------------------
+
+def test_the_profile_page_saves_display_name_time_zone_and_turn_mail(alice_client, alice):
+    response = alice_client.post(reverse("profile"), {
+        "display_name": "  Alice   of the Tree ", "time_zone": "America/Argentina/Buenos_Aires", "turn_mail": "daily",
+    }, follow=True)
+
+    assert "Your profile is saved." in response.content.decode()
+    alice.refresh_from_db()
+    assert (alice.display_name, alice.time_zone, alice.turn_mail) == ("Alice of the Tree", "America/Argentina/Buenos_Aires", "daily")
+
+
+def test_an_unknown_time_zone_is_refused_and_nothing_changes(alice_client, alice):
+    response = alice_client.post(reverse("profile"), {
+        "display_name": "Changed", "time_zone": "Mars/Olympus_Mons", "turn_mail": "never",
+    })
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    alice.refresh_from_db()
+    assert (alice.display_name, alice.time_zone, alice.turn_mail) == ("Alice", "Europe/Paris", "each")
+
+
+def test_times_are_shown_in_the_users_own_time_zone(rf, alice):
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import timezone
+
+    from sefirot_site.accounts.middleware import TimezoneMiddleware
+
+    seen = []
+    middleware = TimezoneMiddleware(lambda request: seen.append(timezone.get_current_timezone_name()))
+    for user in (alice, AnonymousUser()):
+        request = rf.get("/")
+        request.user = user
+        middleware(request)
+
+    assert seen == ["Europe/Paris", "UTC"]
+
+
+def test_each_user_sees_and_edits_only_their_own_profile(outsider_client, alice, outsider):
+    html = outsider_client.get(reverse("profile")).content.decode()
+
+    assert "outsider" in html and "alice@example.com" not in html
+    outsider_client.post(reverse("profile"), {"display_name": "Mallory", "time_zone": "UTC", "turn_mail": "never"})
+    alice.refresh_from_db()
+    outsider.refresh_from_db()
+    assert alice.display_name == "Alice" and outsider.display_name == "Mallory"
+
+
+@pytest.mark.parametrize("name", ["profile", "account_delete", "account_email", "account_change_password"])
+def test_account_pages_send_a_visitor_to_log_in(client, db, name):
+    url = reverse(name)
+
+    response = client.get(url)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('account_login')}?next={url}"
+
+
+# --- deleting an account ------------------------------------------------------------------------
+
+def test_deleting_an_account_needs_the_password(alice_client, alice):
+    response = alice_client.post(reverse("account_delete"), {"password": "not it"})
+
+    assert response.status_code == 200
+    assert "That is not your password." in response.content.decode()
+    assert User.objects.filter(pk=alice.pk).exists()
+
+
+def test_deleting_an_account_removes_the_person_and_logs_out(alice_client, alice, bob):
+    response = alice_client.post(reverse("account_delete"), {"password": PASSWORD}, follow=True)
+
+    assert "Your account and your personal data are deleted" in response.content.decode()
+    assert not User.objects.filter(pk=alice.pk).exists()
+    assert not EmailAddress.objects.filter(email="alice@example.com").exists()
+    assert "_auth_user_id" not in alice_client.session
+    assert User.objects.filter(pk=bob.pk).exists()
+    # The address is free again for a new sign-up.
+    assert not User.objects.filter(email__iexact="alice@example.com").exists()
+
+
+def test_deletion_tells_other_apps_first(alice):
+    seen = []
+
+    def receiver(sender, user, **kwargs):
+        seen.append((user.pk, User.objects.filter(pk=user.pk).exists()))
+
+    alice_pk = alice.pk
+    account_deleting.connect(receiver, dispatch_uid="test-receiver")
+    try:
+        delete_account(alice)
+    finally:
+        account_deleting.disconnect(dispatch_uid="test-receiver")
+
+    assert seen == [(alice_pk, True)]
+
+
+def test_a_failing_clean_up_leaves_the_account_whole(alice):
+    def receiver(sender, user, **kwargs):
+        raise RuntimeError("cannot anonymise right now")
+
+    account_deleting.connect(receiver, dispatch_uid="failing-receiver")
+    try:
+        with pytest.raises(RuntimeError):
+            delete_account(alice)
+    finally:
+        account_deleting.disconnect(dispatch_uid="failing-receiver")
+
+    assert User.objects.filter(pk=alice.pk).exists()
+    assert EmailAddress.objects.filter(user=alice).exists()
