@@ -1,0 +1,303 @@
+"""Web speed: move submissions against a running server on PostgreSQL, 20 players at once.
+
+Run from the repository root (PostgreSQL must be up; the database is created if missing
+and its games tables are filled with bench players):
+
+    .venv/bin/python bench/web.py [--database-url postgres://postgres@127.0.0.1:5432/sefirot_bench]
+                                  [--port 8200] [--players 20] [--seconds 20] [--workers 4]
+
+It migrates the database, creates ``--players`` users with a session each and a stock of
+Know Thyself games, collects static files, starts gunicorn (DEBUG off, the site's real
+middleware) on ``--port``, and then, for ``--seconds`` per scenario, runs one thread per
+player that sends requests back to back:
+
+  bare   GET /bench/bare: a constant response through the same server and middleware
+         (the floor: what the server costs before any game work)
+  page   GET of the player's game page
+  move   the player's next legal move as htmx sends it (POST, ``HX-Request``; the answer
+         is the regions that changed), with the state version of the page
+
+Each player plays their own games (the bench keeps a copy of each game's state to know
+the legal moves; a finished game is swapped for the next from the stock).  Printed per
+scenario: requests per second, p50 and p95 latency in ms, and any non-2xx/3xx answers.
+Then the SQL queries of one move request (htmx, and the plain form post with its
+redirect), counted in this process through Django's test client on the same database.
+REDIS_URL, when set, is passed to the server (the broker for the tasks a move queues).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GAMES_PER_PLAYER = 40
+BENCH_PASSWORD_HASH = "!"  # bench users never log in with a password
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default=os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/sefirot_bench"))
+    parser.add_argument("--port", type=int, default=8200)
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    return parser.parse_args()
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    parts = urllib.parse.urlparse(url)
+    if not parts.scheme.startswith("postgres"):
+        sys.exit("bench/web.py measures the PostgreSQL set-up: give a postgres:// --database-url")
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def server_env(args, data_dir: Path, static_root: Path) -> dict:
+    env = dict(os.environ)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "bench.web_settings",
+        "DATABASE_URL": args.database_url,
+        "DATA_DIR": str(data_dir),
+        "STATIC_ROOT": str(static_root),
+        "DEBUG": "off",
+        "SECRET_KEY": secrets.token_urlsafe(48),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "SECURE_SSL_REDIRECT": "off",
+        "SECURE_HSTS_SECONDS": "0",
+        "EMAIL_BACKEND": "locmem",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    })
+    return env
+
+
+def set_up_django(env: dict) -> None:
+    for key in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DATA_DIR", "STATIC_ROOT", "DEBUG", "SECRET_KEY",
+                "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "EMAIL_BACKEND", "LOG_LEVEL"):
+        os.environ[key] = env[key]
+    import django
+
+    django.setup()
+
+
+def make_players(count: int):
+    """Users with a session each, and a stock of solo games; returns per-player dicts."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+    from games.models import Game
+
+    User = get_user_model()
+    players = []
+    for n in range(count):
+        user, _ = User.objects.get_or_create(username=f"bench{n:02d}", defaults={"password": BENCH_PASSWORD_HASH})
+        session = SessionStore()
+        session["_auth_user_id"] = str(user.pk)
+        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_hash"] = user.get_session_auth_hash()
+        session.create()
+        # Old bench games would crowd My games; the stock is made afresh for each run.
+        Game.objects.filter(created_by=user).delete()
+        games = [services.start_game(user, "know_thyself", {"variant": "standard"}, seed=n * 1000 + g)
+                 for g in range(GAMES_PER_PLAYER)]
+        players.append({"user": user, "session": session.session_key, "games": [(g.pk, g.seed) for g in games]})
+    return players
+
+
+class Player:
+    """One simulated player: a keep-alive-less HTTP client with its own games."""
+
+    def __init__(self, port: int, info: dict, seed: int):
+        from games.engine import get_rules
+
+        self.port = port
+        self.rules = get_rules("know_thyself")
+        self.stock = list(info["games"])
+        self.csrf = secrets.token_hex(16)  # a 32-character secret; the header repeats it
+        self.cookie = f"sessionid={info['session']}; csrftoken={self.csrf}"
+        self.choose = random.Random(seed)
+        self.game_id = None
+        self._next_game()
+
+    def _next_game(self):
+        if not self.stock:
+            raise RuntimeError("a player ran out of games: raise GAMES_PER_PLAYER")
+        self.game_id, seed = self.stock.pop(0)
+        self.state = self.rules.new_game(seed, 1, {"variant": "standard"})
+        self.version = 0
+
+    def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        all_headers = {"Cookie": self.cookie, "X-CSRFToken": self.csrf, **(headers or {})}
+        if body is not None:
+            all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn.request(method, path, body=body, headers=all_headers)
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        return response.status
+
+    def bare(self):
+        return self.request("GET", "/bench/bare")
+
+    def page(self):
+        return self.request("GET", f"/games/{self.game_id}/")
+
+    def move(self):
+        move = self.choose.choice(self.rules.legal_moves(self.state, 0))
+        body = urllib.parse.urlencode({"version": self.version, "move": json.dumps(move)})
+        status = self.request("POST", f"/games/{self.game_id}/move/", body, {"HX-Request": "true"})
+        if status == 200:
+            self.state = self.rules.apply(self.state, 0, move)
+            self.version += 1
+            if not self.rules.to_act(self.state):
+                self._next_game()
+        return status
+
+
+def run_scenario(players: list[Player], action: str, seconds: float) -> dict:
+    latencies: list[float] = []
+    failures: dict[int, int] = {}
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + seconds
+    start_line = threading.Barrier(len(players))
+
+    def loop(player: Player):
+        mine, bad = [], {}
+        start_line.wait()
+        while time.perf_counter() < stop_at:
+            t0 = time.perf_counter()
+            status = getattr(player, action)()
+            mine.append(time.perf_counter() - t0)
+            if status >= 400:
+                bad[status] = bad.get(status, 0) + 1
+        with lock:
+            latencies.extend(mine)
+            for k, v in bad.items():
+                failures[k] = failures.get(k, 0) + v
+
+    began = time.perf_counter()
+    threads = [threading.Thread(target=loop, args=(p,)) for p in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - began
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "per_second": len(latencies) / elapsed,
+        "p50": statistics.median(latencies) * 1000,
+        "p95": latencies[int(len(latencies) * 0.95) - 1] * 1000,
+        "failures": failures,
+    }
+
+
+def queries_per_move() -> dict:
+    """SQL queries of one move request, counted with Django's test client in this process."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+    from games.models import Game
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-queries", defaults={"password": "!"})
+    Game.objects.filter(created_by=user).delete()
+    client = Client(enforce_csrf_checks=False)
+    client.force_login(user)
+    counts = {}
+    for label, extra in (("htmx move (regions back)", {"HTTP_HX_REQUEST": "true"}), ("plain form move (302)", {})):
+        game = services.start_game(user, "know_thyself", {"variant": "standard"}, seed=99)
+        client.get(f"/games/{game.pk}/")  # warm the session and caches as a real page would
+        move = game.rules.legal_moves(game.load_state(), 0)[0]
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(f"/games/{game.pk}/move/", {"version": 0, "move": json.dumps(move)}, **extra)
+        assert response.status_code in (200, 302), response.status_code
+        counts[label] = len(queries)
+    game = services.start_game(user, "know_thyself", {"variant": "standard"}, seed=98)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(f"/games/{game.pk}/version/?v=x")
+    counts["version poll"] = len(queries)
+    return counts
+
+
+def wait_for_server(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"gunicorn exited with {process.returncode}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/bench/bare")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.3)
+    sys.exit(f"the server did not answer on port {port}")
+
+
+def main():
+    args = parse_args()
+    ensure_database(args.database_url)
+    work = Path(tempfile.mkdtemp(prefix="sefirot-bench-web-"))
+    env = server_env(args, work / "data", work / "static")
+    py = sys.executable
+    try:
+        subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+        set_up_django(env)
+        infos = make_players(args.players)
+        server = subprocess.Popen(
+            [str(Path(py).parent / "gunicorn"), "sefirot_site.wsgi", "--bind", f"127.0.0.1:{args.port}",
+             "--workers", str(args.workers), "--worker-class", "sync", "--log-level", "warning",
+             "--env", "DJANGO_SETTINGS_MODULE=bench.web_settings"],
+            cwd=ROOT, env=env,
+        )
+        try:
+            wait_for_server(args.port, server)
+            players = [Player(args.port, info, seed) for seed, info in enumerate(infos)]
+            print(f"Server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL "
+                  f"({urllib.parse.urlparse(args.database_url).path.lstrip('/')}); "
+                  f"{args.players} concurrent players; {args.seconds:g} s per scenario; {os.cpu_count()} CPUs")
+            print(f"{'scenario':<8} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8}  failures")
+            for action in ("bare", "page", "move"):
+                result = run_scenario(players, action, args.seconds)
+                print(f"{action:<8} {result['requests']:>9} {result['per_second']:>8.1f} {result['p50']:>8.1f} "
+                      f"{result['p95']:>8.1f}  {result['failures'] or 'none'}")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        print("SQL queries per request:")
+        for label, count in queries_per_move().items():
+            print(f"  {label:<26} {count}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
