@@ -8,13 +8,10 @@ the current row run under ``select_for_update``.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 import logging
 import secrets
 import shutil
 import zoneinfo
-from collections import Counter
 from pathlib import Path
 
 import markdown
