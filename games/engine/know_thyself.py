@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from . import plane as mplane
 from . import register
-from .base import IllegalMove, Move, Rules, State, shuffled
+from .base import Move, Rules, State, shuffled
 from .cards import CARDS, COURTS, DECK, FOOL, is_card, label, short_name, value
 from .tree import (ADJACENT, CENTRAL, GRACE_FIELDS, ROOT, SEFIRA, SPACE_NAMES, SPACES,
                    SPECIAL_CARD)
@@ -124,7 +124,8 @@ class KnowThyself(Rules):
             "deck": pile,
             "hand": [],
             "plane": mplane.new_plane(),
-            "tree": {},  # space -> {"major": code, "minors": [codes]}
+            # space -> {"major", "minors", "room" (left to fill), "resolved"}
+            "tree": {},
             "grace": [None] * len(GRACE_FIELDS),
             "waiting": [],  # raised cards still to place, in the order they left the plane
             "negatable": [],  # matched groups of this turn that may still negate a pair

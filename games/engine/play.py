@@ -22,7 +22,7 @@ from typing import Callable, TextIO
 
 from . import RULES, IllegalMove, get_rules
 from .cards import DECK, label, short_name
-from .tree import CENTRAL, GRACE_FIELDS, LAYOUT, SPACE_NAMES, SPACES
+from .tree import CENTRAL, LAYOUT, SPACE_NAMES, SPACES
 
 COLUMN_TITLES = ("left", "middle", "right")
 
