@@ -27,3 +27,13 @@ def test_the_session_worker_sees_what_the_test_committed(celery_worker_process, 
 
     assert ping.delay().get(timeout=30) == "pong"
     assert celery_worker_process.ping() < 30
+
+
+def test_tasks_are_discovered_in_every_app():
+    from sefirot_site.celery import app
+
+    app.loader.import_default_modules()
+
+    assert {"sefirot_site.ping", "sefirot_site.sweep_file_stores"} <= set(app.tasks)
+    assert any(name.startswith("games.") for name in app.tasks)
+    assert any(name.startswith("journal.") for name in app.tasks)

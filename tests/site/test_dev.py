@@ -1,0 +1,51 @@
+"""dev.py, the two commands of the README: stdlib only, quick when nothing changed."""
+
+import ast
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+STDLIB = set(sys.stdlib_module_names)
+
+
+def load_dev():
+    spec = importlib.util.spec_from_file_location("dev", BASE_DIR / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_dev_py_needs_nothing_but_the_standard_library():
+    tree = ast.parse((BASE_DIR / "dev.py").read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0}
+
+    assert imported - {"__future__"} <= STDLIB
+
+
+def test_dev_py_explains_itself_when_asked_nothing():
+    result = subprocess.run([sys.executable, "dev.py"], cwd=BASE_DIR, capture_output=True, text=True, timeout=60)
+
+    assert result.returncode == 2
+    assert "python3.11 dev.py run" in result.stderr and "python3.11 dev.py test" in result.stderr
+
+
+def test_pip_runs_again_only_when_pyproject_changed(tmp_path, monkeypatch):
+    dev = load_dev()
+    monkeypatch.setattr(dev, "STAMP", tmp_path / "stamp.json")
+    installs = []
+    # Stands in for pip only; what is under test is when dev.py decides to call it.
+    monkeypatch.setattr(dev, "run", lambda command, **kwargs: installs.append(command[-1]))
+
+    dev.ensure_installed({"test"})
+    dev.ensure_installed({"test"})
+    dev.ensure_installed(set())  # a run after a test install needs nothing more
+    assert installs == [".[test]"]
+
+    (tmp_path / "stamp.json").write_text('{"pyproject": "an older one", "extras": ["test"]}')
+    dev.ensure_installed(set())
+    assert installs == [".[test]", "."]
+    dev.ensure_installed({"test"})  # the run install had no test tools
+    assert installs == [".[test]", ".", ".[test]"]
