@@ -29,6 +29,11 @@ def card_info(code: str, *, pickable: bool = False, picked: bool = False) -> dic
     }
 
 
+def segment(a: tuple[int, int], b: tuple[int, int]) -> tuple[str, ...]:
+    """A line between the centres of two grid cells, as SVG numbers (never localised)."""
+    return tuple(f"{v + 0.5:g}" for v in (a[0], a[1], b[0], b[1]))
+
+
 def visible_cards(data: Any) -> set[str]:
     """Every card code that appears anywhere in a view (so a seat may see it)."""
     found: set[str] = set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games.engine import starfield as sf
 
-from .common import Presentation, card_info, choices_for
+from .common import Presentation, card_info, choices_for, segment
 
 WIDTH, HEIGHT = 5, 7
 COLUMN_TITLES = ("Column 1", "Column 2", "Column 3")
@@ -63,7 +63,7 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
                 if facing is not None:
                     cell["status"] += f", facing {_whose(facing, seat)}"
         cells.append(cell)
-    lines = [(layout[a][0] + 0.5, layout[a][1] + 0.5, layout[b][0] + 0.5, layout[b][1] + 0.5) for a, b in sf.EDGES]
+    lines = [segment(layout[a], layout[b]) for a, b in sf.EDGES]
 
     # The viewer's own plane first; both are face up on the table.
     planes = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.engine import tree as tree_board
 
-from .common import Presentation, card_info, choices_for
+from .common import Presentation, card_info, choices_for, segment
 
 COLUMN_TITLES = ("Left Seeress", "Middle Seeress", "Right Seeress")
 
@@ -42,8 +42,7 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
             cell["kind"] = "sefira special"
         cells.append(cell)
 
-    lines = [(tree_board.LAYOUT[a][0] + 0.5, tree_board.LAYOUT[a][1] + 0.5,
-              tree_board.LAYOUT[b][0] + 0.5, tree_board.LAYOUT[b][1] + 0.5) for a, b in tree_board.BRANCHES]
+    lines = [segment(tree_board.LAYOUT[a], tree_board.LAYOUT[b]) for a, b in tree_board.BRANCHES]
 
     columns = []
     for index, column in enumerate(view.get("plane") or []):
