@@ -1125,7 +1125,7 @@ class DreamOdyssey(Rules):
         if choice is None:
             return None
         shown = {"kind": choice["kind"], "prompt": self.prompt(state)}
-        for key in ("end", "rest", "source", "threat", "felled"):
+        for key in ("power", "end", "rest", "source", "threat", "felled", "first"):
             if key in choice:
                 shown[key] = choice[key]
         secret = choice["kind"] == "guard" and choice.get("source") == "peek"

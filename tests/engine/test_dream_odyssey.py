@@ -134,13 +134,16 @@ def test_a_pip_drawn_on_the_road_goes_to_the_hand_before_the_sefira_encounter():
 
 
 def test_the_arrival_pause_comes_only_when_something_can_be_done_outside_an_encounter():
-    # The Fool is usable only in encounters and one Major alone can always pay for
-    # assistance, so with an empty Minors discard and deck the pause still comes; spend it:
+    # The Fool's power is for encounters, but any Major can pay for help: a pause.
     state = new(party="M0", draws=("9w",))
     state = act(state, "travel", to="foundation")
     assert state["phase"] == "arrive"
+    assert {m["type"] for m in DO.legal_moves(state, 0)} == {"enter", "assistance", "inspiration"}
+    # With the Party spent beforehand there is nothing to do on arrival: straight in.
+    state = new(party="M0", draws=("8w", "9w"))
     state = act(state, "assistance", card="M0")
-    assert state["phase"] == "encounter"  # nothing left to do outside: straight in
+    state = act(state, "travel", to="foundation")
+    assert state["phase"] == "encounter"
 
 
 def test_a_court_drawn_on_the_road_starts_a_travel_encounter_with_the_next_card():

@@ -440,7 +440,8 @@ def test_the_world_keeps_one_of_the_top_four_and_returns_the_rest_on_top():
     state = act(state, "power", card="M21")
     assert state["peek"] == ["5w", "6w", "7w", "8w"]
     assert DO.view(state, None)["choice"] == {"kind": "keep", "prompt": "Choose the card to keep.",
-                                              "rest": "top", "cards": None, "count": 4}
+                                              "power": "M21", "rest": "top", "cards": None,
+                                              "count": 4}
     state = act(state, "keep", card="8w")
     state = act(state, "place", card="5w")
     state = act(state, "place", card="6w")
