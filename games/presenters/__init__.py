@@ -12,11 +12,12 @@ buttons), so every registered engine is playable here the day it lands.
 
 from __future__ import annotations
 
-from . import generic, starfield, tree
+from . import dream, generic, starfield, tree
 from .common import Presentation, visible_cards
 
 BOARDS = {
     "know_thyself": tree,
+    "dream_odyssey": dream,
     "lovers_discourse": starfield,
     "warring_planets": starfield,
 }

@@ -34,8 +34,12 @@ def segment(a: tuple[int, int], b: tuple[int, int]) -> tuple[str, ...]:
     return tuple(f"{v + 0.5:g}" for v in (a[0], a[1], b[0], b[1]))
 
 
+_NAMES = [(card.name, code) for code, card in CARDS.items()]
+
+
 def visible_cards(data: Any) -> set[str]:
-    """Every card code that appears anywhere in a view (so a seat may see it)."""
+    """Every card a view shows: by its code anywhere in it, or by its name in its text (a
+    story line such as "you draw the Five of Swords" tells the seat that card)."""
     found: set[str] = set()
     stack = [data]
     while stack:
@@ -43,6 +47,8 @@ def visible_cards(data: Any) -> set[str]:
         if isinstance(item, str):
             if is_card(item):
                 found.add(item)
+            elif len(item) > 8:
+                found.update(code for name, code in _NAMES if name in item)
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -87,6 +93,9 @@ class Presentation:
     board_width: int = 0
     board_height: int = 0
     planes: list = field(default_factory=list)  # {"title", "columns": [...], "rows": n}
+    rows: list = field(default_factory=list)  # further card rows by the hand: {"title", "cards"}
+    encounter: list = field(default_factory=list)  # cells of an encounter beside the board
+    encounter_title: str = ""
     piles: list = field(default_factory=list)  # {"title", "count"} and/or "cards"
     facts: list = field(default_factory=list)  # (label, value) pairs: score, sacred number ...
     events: list = field(default_factory=list)  # the engine's own log lines, if it keeps one

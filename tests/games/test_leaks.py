@@ -21,7 +21,7 @@ from .conftest import move_forms, pick_links, play_random_moves, reload
 
 pytestmark = pytest.mark.django_db
 
-STATES_PER_GAME = 6
+STATES_PER_GAME = 10
 
 
 def forbidden_cards(rules, state, seat) -> set[str]:

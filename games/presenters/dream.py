@@ -1,0 +1,116 @@
+"""Dream Odyssey: the Tree of Life as a journey.  Each Sefira shows whether it is won,
+within reach or not yet, its Major (face up once reached), the size of its stack of Minors
+and the one card on top that may be seen; the traveller's position; the encounter being
+fought; the hand, the Party of court cards and the wounds."""
+
+from __future__ import annotations
+
+from games.engine import tree as tree_board
+
+from .common import Presentation, card_info, choices_for, segment
+
+STATUS = {"won": "won", "attainable": "within reach", "unattainable": "not yet in reach"}
+
+
+def present(rules, state, view, seat, moves, pick) -> Presentation:
+    pickable, pick, picked_choices, actions = choices_for(rules, state, seat, moves, pick)
+    # A move that targets a space without a card (travel) is made by clicking the space.
+    targets = {c.target: c for c in picked_choices if c.target}
+    for choice in actions:
+        if choice.target and choice.move.get("type") in ("travel", "target"):
+            targets.setdefault(choice.target, choice)
+    shown: set[str] = set()
+
+    def cards(codes):
+        codes = [c for c in codes if isinstance(c, str)]  # empty wound fields are None
+        shown.update(codes)
+        return [card_info(c, pickable=c in pickable, picked=c == pick) for c in codes]
+
+    position = view.get("position")
+    cells = []
+    for node, (x, y) in tree_board.LAYOUT.items():
+        if tree_board.is_grace(node):
+            continue
+        cell = {"id": node, "dom": node, "name": tree_board.SPACE_NAMES.get(node, node), "x": x + 1, "y": y + 1,
+                "kind": "root" if node == tree_board.ROOT else "sefira", "majors": [], "minors": [],
+                "target": targets.get(node), "status": "", "here": node == position}
+        space = (view.get("spaces") or {}).get(node)
+        if isinstance(space, dict):
+            status = STATUS.get(space.get("status"), space.get("status") or "")
+            if space.get("major"):
+                cell["majors"] = cards([space["major"]])
+            elif space.get("major_face_up") is False and space.get("status") != "won":
+                status += ", a face-down Major"
+            if space.get("stack_top"):
+                cell["minors"] = cards([space["stack_top"]])
+            if space.get("stack_count"):
+                status += f", {space['stack_count']} in its stack"
+            cell["status"] = status
+            if space.get("status") == "won":
+                cell["kind"] += " resolved"
+        if node in ("sun", "moon"):
+            cell["kind"] += " special"
+        cells.append(cell)
+    lines = [segment(tree_board.LAYOUT[a], tree_board.LAYOUT[b]) for a, b in tree_board.BRANCHES]
+
+    encounter = []
+    fight = view.get("encounter")
+    if isinstance(fight, dict):
+        for slot in fight.get("slots") or []:
+            status = slot.get("state", "")
+            if slot.get("strength") is not None:
+                status += f", strength {slot['strength']}"
+            encounter.append({
+                "id": slot["id"], "dom": slot["id"].replace(":", "-"), "name": "", "x": 0, "y": 0, "kind": "slot",
+                "majors": cards([slot["card"]]) if slot.get("card") else [],
+                "minors": cards([c for c in [slot.get("pip")] + list(slot.get("boosts") or []) if c]),
+                "status": status, "target": targets.get(slot["id"]), "here": False,
+            })
+
+    rows = []
+    for key, title in (("party", "Your Party"), ("wounds", "Wounds")):
+        if view.get(key):
+            rows.append({"title": title, "cards": cards(view[key])})
+    choice = view.get("choice") or {}
+    if isinstance(choice, dict) and choice.get("cards"):
+        rows.append({"title": "Cards you are looking at", "cards": cards(choice["cards"])})
+    hand = view.get("hand")
+    hand_info = cards(hand) if isinstance(hand, list) else None
+    # Anything else a move names (a card in the discard pile for The Gate, say) is shown
+    # here, so every legal move can be clicked.
+    rest = [c for c in pickable if c not in shown]
+    if rest:
+        rows.append({"title": "Also to choose from", "cards": cards(rest)})
+
+    piles = [{"title": "Minors deck", "count": view.get("minors_deck_count"), "cards": None},
+             {"title": "Majors deck", "count": view.get("majors_deck_count"), "cards": None}]
+    for key, title in (("minors_discard", "Minors discarded"), ("majors_discard", "Majors discarded")):
+        if view.get(key):
+            piles.append({"title": title, "count": len(view[key]), "cards": [card_info(c) for c in view[key]]})
+    facts = [("At", tree_board.SPACE_NAMES.get(position, position))] if position else []
+    if view.get("score") is not None:
+        facts.append(("Score", view["score"]))
+    if view.get("variant"):
+        facts.append(("Variation", ", ".join(view["variant"])))
+    return Presentation(
+        board_kind="tree",
+        prompt=view.get("prompt") or "",
+        hand=hand_info,
+        hand_count=view.get("hand_count"),
+        cells=cells,
+        lines=lines,
+        board_width=5,
+        board_height=8,
+        rows=rows,
+        encounter=encounter,
+        encounter_title=f"Encounter at {tree_board.SPACE_NAMES.get(fight.get('space'), fight.get('space'))}"
+        if isinstance(fight, dict) else "",
+        piles=piles,
+        facts=facts,
+        events=[line for line in view.get("tale") or [] if isinstance(line, str)],
+        picked=card_info(pick) if pick else None,
+        picked_choices=picked_choices,
+        actions=actions,
+        can_act=bool(moves),
+        view=view,
+    )
