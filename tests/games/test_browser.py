@@ -36,7 +36,7 @@ def play_one_move(page, game: Game, seat: int, choose: random.Random) -> dict:
     move = choose.choice(moves)
     value = json.dumps(move, sort_keys=True, separators=(",", ":"))
     if "card" in move:
-        pick = page.locator(f'#hand a.pick[href="?pick={move["card"]}"], #planes a.pick[href="?pick={move["card"]}"]')
+        pick = page.locator(f'a.pick[href="?pick={move["card"]}"]')  # in hand, on the board or a plane
         if not page.locator(f"#hand .choices input[name=move][value='{value}']").count():
             pick.first.click()
         button = page.locator("#hand .choices form.move-form").filter(

@@ -264,3 +264,31 @@ def test_the_rematch_button_starts_a_new_game(alice, alice_client):
     response = alice_client.post(url("rematch", game))
     new = Game.objects.latest("pk")
     assert new.rematch_of == game and response["Location"] == url("game", new)
+
+
+@pytest.mark.parametrize("slug", sorted(__import__("games.engine", fromlist=["RULES"]).RULES))
+def test_every_legal_move_can_be_clicked_and_nothing_else(slug, alice, bob, alice_client, bob_client):
+    """Over random states: the moves offered as forms, directly or after picking a card,
+    are exactly the seat's legal moves."""
+    import random
+
+    rules = Game(mode=slug).rules
+    choose = random.Random(slug)
+    clients = {alice.pk: alice_client, bob.pk: bob_client}
+    for n in range(6):
+        opponent = {"opponent": bob} if rules.min_players == 2 else {}
+        game = services.start_game(alice, slug, {"variant": "standard"}, seed=choose.randrange(10**6), **opponent)
+        if opponent:
+            services.accept_invitation(game.pk, bob)
+        game = play_random_moves(game, choose.randrange(0, 40), seed=n)
+        if game.status != Game.Status.ACTIVE:
+            continue
+        for seat in game.seats.all():
+            client = clients[seat.user_id]
+            page = client.get(url("game", game)).content.decode()
+            offered = move_forms(page)
+            for card in pick_links(page):
+                offered += move_forms(client.get(url("game", game, pick=card)).content.decode())
+            as_text = {json.dumps(m, sort_keys=True) for m in offered}
+            legal_moves = game.rules.legal_moves(game.load_state(), seat.index)
+            assert as_text == {json.dumps(m, sort_keys=True) for m in legal_moves}, (slug, game.version)
