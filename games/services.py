@@ -10,8 +10,8 @@ Starting games
     ``start_game(creator, mode, options, *, opponent=None, invite_email="",
     open_challenge=False, time_control=None, seed=None, rematch_of=None) -> Game``
     A solo game is ACTIVE at once.  A two-player game seats the creator at seat 0 and
-    leaves seat 1 INVITED (a user, or an email address with an invite token and a mail
-    sent by the worker) or OPEN (a lobby challenge).  The engine state is created at once
+    leaves seat 1 INVITED (a user, or an email address with an invite token; either way
+    the worker mails the invitation) or OPEN (a lobby challenge).  The engine state is created at once
     from the seed, so the record is fixed from the start.
     ``accept_invitation(game_id, user, token=None)``, ``decline_invitation(...)``,
     ``accept_challenge(game_id, user)``, ``cancel_game(game_id, user)``,
@@ -193,10 +193,9 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
             invite_token=new_token() if opponent is None else None, status=Seat.Status.INVITED,
         )
         _send_on_commit(signals.seat_invited, game_id=game.pk, seat_id=seat.pk)
-        if opponent is None:
-            from games.tasks import send_invitation_mail
+        from games.tasks import send_invitation_mail
 
-            send_invitation_mail.delay_on_commit(seat.pk)
+        send_invitation_mail.delay_on_commit(seat.pk)
         return game
 
 

@@ -17,22 +17,30 @@ from games.models import Game, Seat
 
 @shared_task(bind=True, max_retries=5, default_retry_delay=60, soft_time_limit=60, time_limit=90)
 def send_invitation_mail(self, seat_id: int) -> str:
-    """Mail an invitation link to the address a seat was offered to, once."""
+    """Mail an invitation to the seat's address (a link that takes the seat) or to the
+    invited user (a link to the game, where they accept or decline), once."""
     with transaction.atomic():
         seat = (
             Seat.objects.select_for_update(of=("self",))  # lock the seat row only
-            .select_related("game", "game__created_by")
+            .select_related("game", "game__created_by", "user")
             .filter(pk=seat_id)
             .first()
         )
-        if seat is None or seat.status != Seat.Status.INVITED or not seat.invite_token:
+        if seat is None or seat.status != Seat.Status.INVITED or not (seat.invite_token or seat.user):
             return "not invited any more"
         if seat.game.status != Game.Status.INVITED:
             return "game no longer waiting"
         if seat.invitation_mailed_at is not None:
             return "already sent"
         game = seat.game
-        link = settings.SITE_URL + reverse("games:invitation", args=[seat.invite_token])
+        if seat.user is not None:
+            if not seat.user.email or not seat.user.is_active or seat.user.turn_mail == seat.user.TurnMail.NEVER:
+                return "the player wants no mail"
+            address = seat.user.email
+            link = settings.SITE_URL + reverse("games:game", args=[game.pk])
+        else:
+            address = seat.invited_email
+            link = settings.SITE_URL + reverse("games:invitation", args=[seat.invite_token])
         context = {
             "game": game,
             "host": str(game.created_by) if game.created_by else "A player",
@@ -43,7 +51,7 @@ def send_invitation_mail(self, seat_id: int) -> str:
         message = EmailMultiAlternatives(
             subject=f"{context['host']} invites you to play {game.title} on Sefirot Online",
             body=render_to_string("games/mail/invitation.txt", context),
-            to=[seat.invited_email],
+            to=[address],
         )
         message.attach_alternative(render_to_string("games/mail/invitation.html", context), "text/html")
         try:

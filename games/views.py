@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 
 from django.contrib import messages
@@ -25,6 +26,8 @@ from games.models import ChatMessage, Game, Note, Seat
 from games.presenters import present
 from games.presenters.common import visible_cards
 from games.engine.cards import CARDS, label
+
+logger = logging.getLogger(__name__)
 
 # The regions of the game page, each a {% partialdef %} of games/game.html.  htmx requests
 # get back only the regions whose HTML differs from what the page shows (it sends a hash
@@ -350,6 +353,11 @@ def move(request, game_id):
                 status, message = 400, str(error)
             except services.GameError as error:
                 status, message = error.status, error.message
+            except (ValueError, TypeError, KeyError, IndexError):
+                # A move so malformed that the engine tripped over it before it could
+                # refuse it: nothing was written (the transaction rolled back).
+                logger.exception("move %r on game %s", chosen, game.pk)
+                status, message = 400, "That move is not possible here."
             else:
                 if not request.htmx:
                     return redirect(game)

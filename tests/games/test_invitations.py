@@ -66,3 +66,12 @@ def test_an_invitation_can_be_declined_from_its_link(celery_worker_process, smtp
     bob_client.post(path_of(link), {"answer": "decline"})
     assert Game.objects.get().status == Game.Status.DECLINED
     assert bob_client.get(path_of(link)).status_code == 404  # the link has done its work
+
+
+def test_a_player_invited_by_name_gets_a_mail_with_a_link_to_the_game(
+        celery_worker_process, smtp_server, alice, alice_client, bob):
+    alice_client.post(reverse("games:new"), {"mode": two_player_mode(), "opponent": "user", "username": "bob"})
+    game = Game.objects.get()
+    mail = smtp_server.wait_for("bob@example.com")
+    assert "Alice invites you" in mail["Subject"]
+    assert any(path_of(link) == reverse("games:game", args=[game.pk]) for link in smtp_server.links(mail))
