@@ -37,7 +37,10 @@ test's uncommitted transaction):
                       session, on the test database and the site's broker (REDIS_URL
                       when set, else the filesystem transport in DATA_DIR); started on
                       first use, answered a ping before the test runs, stopped with a
-                      warm shutdown at the end. ``.ping()`` returns the round trip in s.
+                      warm shutdown at the end. ``.ping()`` returns the round trip in s;
+                      it goes to ``.own_queue``, which only this worker reads, besides
+                      the site's queue ``.queue``. Queue site tasks as usual
+                      (``task.delay()``, ``delay_on_commit``) and wait on their effects.
     start_celery_worker(broker)
                       a further worker for one test on "redis" (REDIS_URL, or
                       TEST_REDIS_URL, default redis://127.0.0.1:6379/1) or
