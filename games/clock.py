@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.timesince import timesince
 
 from games import services
 from games.mail_models import PausedClock, Vacation
@@ -252,25 +253,65 @@ def needs_vacation_sync(game_id: int, to_act: list[int]) -> bool:
 # --- give the other player a day ------------------------------------------------------------
 
 
+def paused_clock_of(game: Game) -> PausedClock | None:
+    """The pause of this game's current turn, if its clock is on hold for a vacation.
+
+    A pause left from an earlier version is on its way out (``sync_vacation_pause`` drops
+    it after the move's commit) and no longer counts.
+    """
+    if game.time_control is None or game.status != Game.Status.ACTIVE:
+        return None
+    return PausedClock.objects.filter(game=game, version=game.version).select_related("user").first()
+
+
+def give_a_day_refusal(game: Game, seat: Seat, paused: PausedClock | None) -> services.GameError | None:
+    """Why ``seat`` cannot give the other player a day now, or None if it can.
+
+    The game page offers the button exactly when this is None, and ``give_a_day`` refuses
+    with it, so the two never disagree.
+    """
+    if game.status != Game.Status.ACTIVE:
+        return services.GameNotRunning("This game is not in play.")
+    if game.time_control is None:
+        return ClockRefused("This game has no clock.")
+    if seat.index in game.to_act or not game.to_act:
+        return ClockRefused("You can give a day only while the other player is to move.")
+    if paused is None and game.deadline is None:
+        return ClockRefused("The clock of this game is not running.")
+    return None
+
+
+def clock_facts(game: Game, seat: Seat, now: datetime | None = None) -> dict | None:
+    """What the game page says about the clock to ``seat``; None for a game without one."""
+    if game.time_control is None:
+        return None
+    paused = paused_clock_of(game)
+    now = now or timezone.now()
+    return {
+        "days": game.time_control,
+        "deadline": game.deadline if game.status == Game.Status.ACTIVE else None,
+        "paused": paused,
+        # Who is away: the viewer themself (who can end it) or the other player.
+        "paused_by_me": paused is not None and paused.user_id == seat.user_id,
+        "paused_left": timesince(now, now + paused.remaining) if paused else "",
+        "can_give_day": give_a_day_refusal(game, seat, paused) is None,
+    }
+
+
 def give_a_day(game_id: int, user) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             raise services.NotYourSeat("There is no such game.")
         seat = services.seat_of(game, user)
-        if game.status != Game.Status.ACTIVE:
-            raise services.GameNotRunning("This game is not in play.")
-        if game.time_control is None:
-            raise ClockRefused("This game has no clock.")
-        if seat.index in game.to_act or not game.to_act:
-            raise ClockRefused("You can give a day only while the other player is to move.")
         paused = PausedClock.objects.filter(game=game, version=game.version).first()
+        refusal = give_a_day_refusal(game, seat, paused)
+        if refusal is not None:
+            raise refusal
         if paused is not None:
             paused.remaining += DAY
             paused.save(update_fields=["remaining"])
-        elif game.deadline is not None:
+        else:
             game.deadline += DAY
             Game.objects.filter(pk=game.pk).update(deadline=game.deadline)
-        else:
-            raise ClockRefused("The clock of this game is not running.")
         return game

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import clock, services
 from games.inbound import handle_message, reply_text
+from games.views import game_context, get_game_for, regions_response
 
 SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # how Django's file backend ends each message
 MAIL_FILE = re.compile(r"^[\w.-]+\.log$")
@@ -182,16 +183,22 @@ def vacation(request):
 @require_POST
 def give_a_day(request, game_id: int):
     try:
-        game = clock.give_a_day(game_id, request.user)
+        clock.give_a_day(game_id, request.user)
     except services.NotYourSeat:
         raise Http404("No such game.") from None
     except services.GameError as error:
         if request.htmx:
-            return HttpResponse(error.message, status=error.status)
+            return _game_regions(request, game_id, error.status, message=error.message)
         messages.error(request, error.message)
         return redirect("games:game", game_id=game_id)
-    message = "You gave the other player a day more for this move."
+    notice = "You gave the other player a day more for this move."
     if request.htmx:
-        return HttpResponse(message)
-    messages.success(request, message)
-    return redirect(game.get_absolute_url())
+        return _game_regions(request, game_id, 200, notice=notice)
+    messages.success(request, notice)
+    return redirect("games:game", game_id=game_id)
+
+
+def _game_regions(request, game_id: int, status: int, **says):
+    """The game page's regions that changed (the clock, the button), as after a move."""
+    game, seat = get_game_for(request, game_id)
+    return regions_response(request, game_context(request, game, seat, **says), status)

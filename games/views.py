@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import clock, services
 from games.catalogue import VARIANT_TEXT
 from games.engine import IllegalMove
 from games.forms import ChatForm, NewGameForm, NoteForm
@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 # The regions of the game page, each a {% partialdef %} of games/game.html.  htmx requests
 # get back only the regions whose HTML differs from what the page shows (it sends a hash
 # of each), swapped out of band.
-REGIONS = ("status", "board", "planes", "hand", "log", "chat", "poll")
+REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll")
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
@@ -54,7 +54,7 @@ def game_list(request):
     seats = (
         Seat.objects.filter(user=request.user)
         .exclude(status=Seat.Status.DECLINED)
-        .select_related("game")
+        .select_related("game", "game__paused_clock")
         .prefetch_related("game__seats__user")
         .order_by("-game__updated_at")
     )
@@ -74,6 +74,7 @@ def game_list(request):
     my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
     return render(request, "games/list.html", {
         "invitations": invitations, "my_turn": my_turn, "waiting": waiting, "finished": finished[:100],
+        "vacation": clock.open_vacation(request.user.pk),
     })
 
 
@@ -202,9 +203,13 @@ def resign(request, game_id):
 
 
 def poll_stamp(game: Game) -> str:
-    """Changes whenever the page of the game would: a move, an end, a chat line."""
+    """Changes whenever the page of the game would: a move, an end, a chat line, or a
+    deadline that moved (a day given, a clock paused for a vacation or running again)."""
     last_chat = game.chat.order_by("-pk").values_list("pk", flat=True).first() if game.players > 1 else 0
-    return f"{game.version}.{game.status}.{last_chat or 0}"
+    stamp = f"{game.version}.{game.status}.{last_chat or 0}"
+    if game.time_control is not None:
+        stamp += f".{int(game.deadline.timestamp()) if game.deadline else 'paused'}"
+    return stamp
 
 
 def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
@@ -233,7 +238,7 @@ def _redact(text: str, hidden: set[str]) -> str:
 
 
 def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
-                 confirm: dict | None = None) -> dict:
+                 notice: str = "", confirm: dict | None = None) -> dict:
     rules = game.rules
     state = game.load_state()
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
@@ -256,9 +261,12 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         turn = game.get_status_display() + (f": {game.end_reason}" if game.end_reason else ".")
     note = Note.objects.filter(game=game, user=request.user).first()
     chat = list(game.chat.select_related("user")) if game.players > 1 else None
+    # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
+    journal_entry = game.journal_entries.filter(owner=request.user).first() if game.is_over else None
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
-        "my_turn": my_turn, "turn": turn, "message": message, "confirm": confirm,
+        "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
+        "clock": clock.clock_facts(game, seat), "journal_entry": journal_entry,
         "log": _log_for(game, seat, show.view) if started else [],
         "chat": chat, "chat_form": ChatForm(),
         "note_form": NoteForm(instance=note),
@@ -374,8 +382,11 @@ def preferences(request, game_id):
     game, seat = get_game_for(request, game_id)
     seat.confirm_moves = request.POST.get("confirm_moves") == "on"
     seat.save(update_fields=["confirm_moves"])
-    messages.info(request, "Saved: " + ("moves that draw cards will ask once more." if seat.confirm_moves
-                                        else "moves are sent at once."))
+    saved = "Saved: " + ("moves that draw cards will ask once more." if seat.confirm_moves
+                         else "moves are sent at once.")
+    if request.htmx:
+        return regions_response(request, game_context(request, game, seat, notice=saved))
+    messages.info(request, saved)
     return redirect(game)
 
 
