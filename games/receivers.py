@@ -52,12 +52,14 @@ def offer_invitations_to_confirmed_address(sender, request, email_address, **kwa
 
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL)
-def abandon_games_of_deleted_account(sender, instance, **kwargs):
-    """A running game cannot go on without one of its players; finished ones keep an
-    anonymous seat (Seat.user is SET_NULL)."""
+def end_games_of_deleted_account(sender, instance, **kwargs):
+    """A running game cannot go on without one of its players, so the leaving player
+    resigns it: a forfeit where the game has one (the opponent wins Warring Planets),
+    otherwise it is abandoned.  Games not yet started are cancelled.  Finished games keep
+    an anonymous seat (Seat.user is SET_NULL); notes and chat go with the account."""
     for game_id in Game.objects.filter(seats__user=instance, status=Game.Status.ACTIVE).values_list("pk", flat=True):
         try:
-            services.abandon_game(game_id, "A player's account was deleted.")
+            services.resign(game_id, instance)
         except services.GameError:
-            pass
+            pass  # ended meanwhile: nothing left to resign
     Game.objects.filter(seats__user=instance, status__in=Game.WAITING).update(status=Game.Status.CANCELLED)

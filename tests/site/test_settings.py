@@ -36,6 +36,7 @@ def test_a_bad_boolean_stops_start_up_with_a_clear_message():
 
     assert result.returncode != 0
     assert "DEBUG='perhaps' is not a boolean; use true/false, on/off, yes/no or 1/0." in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
