@@ -1090,8 +1090,18 @@ class DreamOdyssey(Rules):
             "tale": [line[-1] if player else line[0] for line in state["tale"]],
             "score": self.score(state),
             "outcome": self.outcome(state),
-            "reading": self.reading(state) if state["phase"] == "over" else None,
+            "reading": self._reading_view(state, player),
         }
+
+    def _reading_view(self, state: State, player: bool) -> dict | None:
+        if state["phase"] != "over":
+            return None
+        reading = self.reading(state)
+        if not player:
+            # The journal's tale names every card the player drew; a spectator reads the
+            # public lines, as during play, so the end does not reveal the hand.
+            reading["tale"] = [line[0] for line in state["tale"]]
+        return reading
 
     def _encounter_view(self, state: State) -> dict | None:
         enc = state["encounter"]

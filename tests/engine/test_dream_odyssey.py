@@ -330,6 +330,20 @@ def test_a_lost_encounter_peeks_at_the_bottom_three_discards_one_and_orders_the_
     assert state["minors"][-2:] == [bottom[2], bottom[0]]  # the last placed is undermost
 
 
+def test_cards_leaving_an_encounter_together_are_discarded_in_a_fixed_order():
+    # The reading of "you may discard cards in any order": no choice is asked; judged pips
+    # in row order, then the Party courts, then the defeated encountered cards, last on top.
+    state = new(party="M9", hand=("Ps", "9c", "8s", "4c"), stacks={"foundation": ["2s", "9p"]},
+                draws=("5w", "6w"))
+    state = travel(state, "foundation")
+    state = play(state, "9c", "2s")
+    state = play(state, "8s", "9p")
+    state = act(state, "augment", card="Ps", to=slot_of(state, "9p"))
+    state = act(state, "resolve")
+    assert state["phase"] == "travel"
+    assert state["minors_discard"] == ["9p", "2s", "Ps", "8s", "9c"]
+
+
 def test_a_minor_is_drawn_after_every_encounter_and_a_court_joins_the_party():
     state = new(party="M0", hand=("9c", "9s", "4c"), stacks={"foundation": ["2s", "3s"]},
                 draws=("5w", "Qw"))
@@ -612,6 +626,19 @@ def test_road_draws_are_told_to_the_player_and_kept_from_spectators():
     state = act(state, "travel", to="victory")
     assert "Nine of Wands" in DO.view(state, 0)["tale"][-1]
     assert "Nine of Wands" not in " ".join(DO.view(state, None)["tale"])
+
+
+def test_a_spectator_reads_only_the_public_tale_even_once_the_game_is_over():
+    state = new(draws=("9w",))
+    state = act(state, "travel", to="victory")
+    state = DO.loads(DO.dumps(state))
+    state["result"] = {"result": "loss", "reason": "scenario: the journey ends here"}
+    state["phase"] = "over"
+    player, spectator = DO.view(state, 0), DO.view(state, None)
+    assert "Nine of Wands" in " ".join(player["reading"]["tale"])
+    assert spectator["reading"]["tale"] == spectator["tale"]
+    assert "Nine of Wands" not in " ".join(spectator["reading"]["tale"])
+    assert DO.reading(state)["tale"] == player["tale"]  # the journal keeps the full story
 
 
 # --- the Unfolding Tale -----------------------------------------------------------------------

@@ -464,3 +464,164 @@ def test_a_power_needing_more_cards_than_the_deck_holds_waits(major, usable):
     state["hand"] += rest
     check(state)
     assert bool(powers(state, major)) == usable
+
+
+# --- each power at its printed time, and the edges of the readings --------------------------------
+
+# The printed words that set a power's time; a power that says nothing is for outside encounters.
+PRINTED_TIMING = {
+    "encounter": {"M0", "M4", "M5", "M6", "M7", "M14", "M16"},  # "Play during encounter."
+    "guard": {"M11"},  # "Play any time." (it acts only when a wound or a court's discard threatens)
+    "after": {"M17"},  # "Play immediately after an encounter."
+}
+
+
+def test_the_timing_table_follows_the_printed_power_texts():
+    for major, timing in TIMING.items():
+        printed = next((t for t, majors in PRINTED_TIMING.items() if major in majors), "outside")
+        assert timing == printed, major
+
+
+def _ready_for_any_power(major):
+    """At rest with what every power may need: a wound, six cards on the discard pile, a
+    full deck, a Party court to pay the Tower, and an encounter ahead at the Foundation
+    (an encountered court, a pip of a suit in hand)."""
+    state = new(party=major, hand=("Ps", "2c", "3c", "4w"), stacks={"foundation": ["Kw", "3s"]},
+                draws=("9w", "8w"), bottom=("5p", "6p", "7p", "8p", "9p", "10p", "Ap"))
+    state = DO.loads(DO.dumps(state))
+    # scenario: earlier play left a wound and six cards on the discard pile
+    state["minors"].remove("Ap")
+    state["wounds"][0] = "Ap"
+    check(state)
+    return discard_pile(state, "5p", "6p", "7p", "8p", "9p", "10p")
+
+
+@pytest.mark.parametrize("major", [f"M{n}" for n in range(22)])
+def test_each_power_is_offered_only_at_its_printed_time(major):
+    state = _ready_for_any_power(major)
+    at_rest = bool(powers(state, major))
+    state = act(state, "travel", to="foundation")  # the road gives the 9 of Wands
+    assert state["phase"] == "arrive"  # any Major may pay for help, so the game pauses
+    on_arrival = bool(powers(state, major))
+    state = act(state, "enter")
+    before_playing = bool(powers(state, major))  # the Chariot's moment
+    state = play(state, "4w", "3s")
+    after_playing = bool(powers(state, major))  # the Hierophant's moment
+    assert at_rest == on_arrival == (TIMING[major] == "outside")
+    assert (before_playing or after_playing) == (TIMING[major] == "encounter")
+
+
+def test_the_fool_counts_an_ace_eleven_before_a_king_doubles_it():
+    state = new(party="M0", hand=("Ks", "Ac", "2c", "3c"), stacks={"foundation": ["Qw", "2s"]},
+                draws=("5p", "6p"))
+    state = travel(state, "foundation")
+    state = act(state, "power", card="M0")
+    state = play(state, "Ac", "Qw")
+    state = act(state, "augment", card="Ks", to=slot_of(state, "Qw"))
+    assert DO.view(state, 0)["encounter"]["slots"][0]["strength"] == 22
+
+
+def test_the_emperor_takes_only_a_court_nothing_has_been_played_against():
+    state = new(party="M4", hand=("2c", "3c", "4c"), stacks={"foundation": ["Kw", "Qs"]},
+                draws=("5p", "6p"))
+    state = travel(state, "foundation")
+    state = play(state, "2c", "Kw")
+    assert [m["to"] for m in powers(state, "M4")] == [slot_of(state, "Qs")]
+
+
+def test_a_pip_the_hierophant_keeps_still_becomes_a_wound_when_it_fails():
+    state = new(party="M5", hand=("2c", "9c", "4c"), stacks={"foundation": ["9s", "3s"]},
+                draws=("5p", "6p", "7p"))
+    state = travel(state, "foundation")
+    state = play(state, "2c", "9s")
+    state = play(state, "9c", "3s")
+    state = act(state, "power", card="M5", cards=["2c", "9c"])
+    state = settle(act(state, "resolve"))
+    assert state["wounds"][0] == "2c"  # it prevents discarding, not wounding
+    assert "9c" in state["hand"]
+
+
+def test_the_lovers_take_an_encountered_court_into_the_party():
+    state = new(party="M6", hand=("2w", "3c", "4c"), stacks={"foundation": ["Kw", "3s"]},
+                draws=("5p", "6p"))
+    state = travel(state, "foundation")
+    state = act(state, "power", card="M6", cards=["2w"], to=slot_of(state, "Kw"))
+    assert "Kw" in state["party"] and "Kw" not in state["hand"]
+
+
+def test_the_chariot_leaves_a_travel_encounter_and_the_journey_goes_on():
+    state = new(party="M7", draws=("Nc", "9w", "5p"), stacks={"victory": ["As", "2s"]})
+    state = act(state, "travel", to="victory")
+    assert state["encounter"]["kind"] == "travel"
+    state = act(state, "power", card="M7")
+    # the stranger and its card are left behind, unwon; no introspection, no wound
+    assert state["minors_discard"][:2] == ["9w", "Nc"] and "Nc" not in state["party"]
+    assert "5p" in state["hand"]  # the draw after the encounter
+    assert state["phase"] == "encounter" and state["encounter"]["kind"] == "sefira"
+    assert slots(state) == ["As", "2s"]
+
+
+def test_the_star_may_take_a_card_the_tower_felled_before_the_chariot_fled():
+    state = new(party="M16", hand=("Ps", "2c", "3c", "4c"), stacks={"foundation": ["9s", "8s"]},
+                draws=("5p", "6p"), majors_after=("M17", "M7"))
+    state = DO.loads(DO.dumps(state))
+    # scenario: the Star and the Chariot already joined the Party
+    for major in ("M17", "M7"):
+        state["majors"].remove(major)
+        state["party"].append(major)
+    check(state)
+    state = travel(state, "foundation")
+    state = act(state, "power", card="M16", cards=["Ps"])
+    state = act(state, "target", to=slot_of(state, "9s"))
+    state = act(state, "done")
+    state = act(state, "power", card="M7")
+    assert state["phase"] == "hope"
+    state = act(state, "power", card="M17", cards=["9s"])
+    assert "9s" in state["hand"]
+    assert state["spaces"]["foundation"]["stack"] == ["8s"] and not state["spaces"]["foundation"]["won"]
+
+
+def test_the_tower_needs_another_party_card_to_give_up():
+    state = new(party="M16", hand=("2c", "3c", "4c"), stacks={"foundation": ["9s", "8s"]},
+                draws=("5p", "6p"))
+    state = travel(state, "foundation")
+    assert not powers(state, "M16")
+    assert "cannot be used now" in refused(state, {"type": "power", "card": "M16", "cards": ["M16"]})
+
+
+def test_justice_also_stops_the_devils_wound_outside_an_encounter():
+    state = new(party="M15", draws=("5w", "6w", "7w"), majors_after=("M11",))
+    state = DO.loads(DO.dumps(state))
+    state["majors"].remove("M11")
+    state["party"].append("M11")  # scenario: Justice is in the Party too
+    check(state)
+    state = act(state, "power", card="M15")
+    state = act(state, "wound", card="6w")
+    assert state["phase"] == "guard" and DO.view(state, 0)["choice"]["card"] == "6w"
+    assert "card" not in DO.view(state, None)["choice"]  # a drawn card: the player's alone
+    state = act(state, "power", card="M11")
+    assert state["wounds"] == [None] * 4 and state["minors_discard"][0] == "6w"
+    assert {"5w", "7w"} <= set(state["hand"]) and state["phase"] == "travel"
+
+
+def test_justice_does_not_keep_the_stranger_of_a_lost_travel_encounter():
+    state = new(party="M11", draws=("Nc", "9w", "5p", "6p"), hand=("2c", "3c", "4c"))
+    state = act(state, "travel", to="victory")
+    state = play(state, "2c", "9w")
+    state = act(state, "resolve")
+    assert state["choice"]["threat"] == "wound"
+    state = settle(act(state, "pass"))  # no second offer: the stranger was never a Party member
+    assert "Nc" in state["minors_discard"] and state["party"] == ["M11"]
+
+
+def test_the_devils_wound_can_be_the_fourth_and_end_the_journey():
+    state = new(party="M15", draws=("5w", "6w", "7w"), bottom=("7p", "8p", "9p"))
+    state = DO.loads(DO.dumps(state))
+    # scenario: three wounds already taken
+    for i, card in enumerate(("7p", "8p", "9p")):
+        state["minors"].remove(card)
+        state["wounds"][i] = card
+    check(state)
+    state = act(state, "power", card="M15")
+    state = act(state, "wound", card="6w")
+    assert DO.outcome(state)["result"] == "loss"
