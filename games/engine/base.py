@@ -112,11 +112,16 @@ class Rules:
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         move = self.normalise_move(check_move_shape(move))
+        # Python counts False equal to 0 (and True and 1.0 equal to 1), so a membership test
+        # alone would let such values stand in for a seat or a column.
+        if type(seat) is not int:
+            raise IllegalMove(f"There is no seat {seat!r} in this game.")
         if seat not in self.to_act(state):
             if self.outcome(state) is not None:
                 raise IllegalMove("The game is over.")
             raise IllegalMove("It is not your turn.")
-        if move not in self.legal_moves(state, seat):
+        whole_column = "column" not in move or type(move["column"]) is int
+        if not whole_column or move not in self.legal_moves(state, seat):
             raise IllegalMove(self.explain_illegal(state, seat, move))
         new = self.copy(state)
         self.play(new, seat, move)

@@ -51,6 +51,9 @@ _POSITION_NAMES = {"foundation": "The Foundation", "spirit": "Spirit", "knowledg
                    "crown": "The Crown"}
 _SEFIRA_SET = frozenset(SEFIRA)
 _LIST_EVENTS = frozenset({"match", "negate", "raise"})
+# The keys each kind of move may carry besides "type" (a play takes "to" or "column").
+_MOVE_KEYS = {"play": {"card", "to", "column"}, "place": {"card", "to"}, "match": {"cards"},
+              "negate": {"cards"}, "raise": set(), "discard": {"card"}, "refill": set()}
 
 
 def _the(code: str) -> str:
@@ -582,8 +585,13 @@ class KnowThyself(Rules):
             elif kind == "win":
                 lines.append(f"Victory, scoring {event[1]}.")
             elif kind == "loss":
-                lines.append("Defeat" + (f": {label(event[1])} is the obstacle."
-                                         if event[1] != "None" else "."))
+                # A Major obstacle is a hand card (the raised ones are Minors that were on the
+                # plane for all to see): only the player may read its name.
+                obstacle = event[1] if event[1] != "None" else None
+                if obstacle and (seat == 0 or obstacle[0] != "M"):
+                    lines.append(f"Defeat: {label(obstacle)} is the obstacle.")
+                else:
+                    lines.append("Defeat.")
         return lines
 
     # --- the divination -------------------------------------------------------------------
@@ -686,6 +694,9 @@ class KnowThyself(Rules):
                     "negate": ("negate", "raise"), "discard": ("discard", "refill")}[phase]
         if kind not in expected:
             return f"Not now: {self.prompt(state)}"
+        extra = set(move) - {"type"} - _MOVE_KEYS[kind]
+        if extra:  # first, or a legal move with a stray key would be refused for the wrong reason
+            return f"A {kind} move takes no {', '.join(sorted(extra))}."
         card = move.get("card")
         if kind in ("play", "place", "discard"):
             if not is_card(card):
@@ -712,9 +723,6 @@ class KnowThyself(Rules):
                 return (f"{_cards_text(cards)} were not matched in one group that may still negate.")
             return (f"{_cards_text(cards)} is not a matching set; the sets on offer total a "
                     f"multiple of {state['sacred']} or are a court pair of one suit.")
-        extra = set(move) - {"type"} - ({"card"} if kind == "discard" else set())
-        if extra:
-            return f"A {kind} move takes no {', '.join(sorted(extra))}."
         return "That move is not allowed now."
 
     def _explain_play(self, state: State, move: Move, card: str) -> str:
@@ -738,7 +746,7 @@ class KnowThyself(Rules):
         if "to" in move or "column" not in move:
             return f"{_The(card)} is a Minor: play it onto a Seeress (\"column\" 0-2)."
         column = move["column"]
-        if column not in (0, 1, 2) or isinstance(column, bool):
+        if type(column) is not int or column not in (0, 1, 2):  # not True, not 1.0
             return f"{column!r} is not a Seeress column; they are 0, 1 and 2."
         opened = mplane.open_columns(state["plane"], state["fated"])
         return ("Fated: a new row waits until the current one is full; play on "

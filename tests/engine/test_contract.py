@@ -135,3 +135,17 @@ def test_same_seed_same_game(slug):
     b = rules.new_game(42, rules.min_players, {})
     assert rules.dumps(a) == rules.dumps(b)
     assert rules.loads(rules.dumps(a)) == a
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_seat_must_be_a_whole_number_not_a_boolean(slug):
+    # False == 0 in Python: without a type check it would act for seat 0.
+    rules = get_rules(slug)
+    state = rules.new_game(1, rules.min_players, {})
+    move = rules.legal_moves(state, rules.to_act(state)[0])[0]
+    text = rules.dumps(state)
+    for seat in (False, True, 0.0, "0", None):
+        with pytest.raises(IllegalMove) as error:
+            rules.apply(state, seat, move)
+        assert str(error.value)
+    assert rules.dumps(state) == text

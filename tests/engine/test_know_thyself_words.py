@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .conftest import KT, act, new_game, place, play, refused
+from .conftest import KT, act, new_game, place, places_for, play, refused
 from .test_know_thyself_matching import worked_example
 from .test_know_thyself_negation import queen_and_king_of_cups
 from .test_know_thyself_numerology import two_sets
@@ -124,3 +124,56 @@ def test_the_sacred_number_is_announced_but_not_its_card_until_the_end():
     view = KT.view(state, 0)
     assert view["sacred"] == 7 and view["sacred_card"] is None
     assert view["log"][0] == "The sacred number is 7."
+
+
+def test_a_column_must_be_a_whole_number_not_true_nor_1_point_0():
+    # Python counts True and 1.0 equal to 1: a plain membership test would accept them.
+    state = new_game("2c", "3s", "4p", "5w")
+    assert refused(state, {"type": "play", "card": "2c", "column": True}) == (
+        "True is not a Seeress column; they are 0, 1 and 2.")
+    assert refused(state, {"type": "play", "card": "2c", "column": 1.0}) == (
+        "1.0 is not a Seeress column; they are 0, 1 and 2.")
+    assert refused(state, {"type": "play", "card": "2c", "column": "1"}) == (
+        "'1' is not a Seeress column; they are 0, 1 and 2.")
+
+
+def test_a_legal_move_with_a_stray_key_is_refused_for_that_key():
+    state = worked_example()
+    assert refused(state, {"type": "place", "card": "9p", "to": "foundation", "column": 0}) == (
+        "A place move takes no column.")
+    assert refused(state, {"type": "place", "card": "9p", "to": "foundation", "cards": ["9p"]}) == (
+        "A place move takes no cards.")
+    assert refused(queen_and_king_of_cups(),
+                   {"type": "negate", "cards": ["Qc", "Kc"], "to": "splendour"}) == (
+        "A negate move takes no to.")
+    assert refused(two_sets(), {"type": "match", "cards": ["4c", "6s"], "card": "4c"}) == (
+        "A match move takes no card.")
+    assert refused(new_game("2c", "3s", "4p", "5w"),
+                   {"type": "play", "card": "2c", "column": 0, "cards": ["2c"]}) == (
+        "A play move takes no cards.")
+
+
+def test_a_spectator_is_not_told_which_hand_card_was_the_obstacle():
+    # Lost with only Majors in hand: the obstacle is a hand card, the player's secret.
+    majors = ["M2", "M3", "M1", "M4", "M5", "M6", "M7", "M8", "M9", "M10", "M18", "M19",
+              "M11", "M12", "M13", "M14", "M15", "M16"]
+    spaces = ["foundation", "spirit", "knowledge", "crown", "victory", "splendour", "mercy",
+              "severity", "wisdom", "understanding", "grace:0", "grace:1", "grace:2", "grace:3"]
+    state = new_game(*majors)
+    for card, space in zip(majors, spaces):
+        state = play(state, card, space)
+    assert KT.outcome(state)["result"] == "loss" and state["result"]["obstacle"] == "M13"
+    assert KT.view(state, 0)["log"][-1] == "Defeat: XIII Death is the obstacle."
+    spectator = KT.view(state, None)
+    assert spectator["log"][-1] == "Defeat." and spectator["hand"] is None
+    assert "M13" not in json.dumps(spectator)
+
+
+def test_a_spectator_is_told_a_raised_obstacle_since_it_was_on_the_plane():
+    state = new_game("8c", "9c", "8s", "9s", "8w", "9w")
+    for a, b in [("8c", "9c"), ("8s", "9s")]:
+        state = play(play(state, a, 0), b, 0)
+        state = place(state, a, places_for(state, a)[0])  # a Grace Field: no Major yet
+        state = place(state, b, places_for(state, b)[0])
+    state = play(play(state, "8w", 2), "9w", 2)
+    assert KT.view(state, None)["log"][-1] == "Defeat: Eight of Wands is the obstacle."
