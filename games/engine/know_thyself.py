@@ -350,7 +350,9 @@ class KnowThyself(Rules):
                 drawn += 1
             state["refills"] -= 1
             _log(state, f"refill {drawn}")
-            self._continue(state)
+            # A Numerology negation is refilled before the plane matches on (RULINGS 4: the
+            # discard and refill come right after the negation); a standard plane is still.
+            self._settle(state)
         else:
             raise AssertionError(kind)
 
@@ -406,7 +408,7 @@ class KnowThyself(Rules):
                 state["negatable"] += [g for g in step["groups"]
                                        if sum(c in COURTS for c in g) >= 2]
         else:
-            while True:
+            while not state["refills"]:  # a court pair just negated: discard and refill first
                 sets = mplane.numerology_sets(state["plane"], state["sacred"])
                 if not sets:
                     break

@@ -130,3 +130,19 @@ def test_a_court_pair_offered_among_other_sets_is_chosen_like_any_set():
     assert state["out"] == ["Qc", "Kc"] and state["phase"] == "discard"
     state = act(state, "refill")
     assert state["phase"] == "play"  # the plane settled with nothing raised
+
+
+def test_a_court_pair_is_discarded_and_refilled_for_before_the_plane_matches_on():
+    # Sacred 7.  The King of Cups joins the Queen of Cups in row 0 (a pair: it negates); the
+    # 5 of Swords then drops beside the 2 of Wands (7), but only after the discard and refill.
+    state = new_game("M7", "Qc", "2w", "5s", "Kc", variant="numerology")
+    state = play(state, "M7", "foundation")
+    for card, column in [("Qc", 0), ("2w", 1), ("5s", 0)]:
+        state = play(state, card, column)
+    assert KT.view(state, 0)["plane"] == [["Qc", "5s"], ["2w"], []]
+    state = play(state, "Kc", 2)
+    assert state["out"] == ["Qc", "Kc"] and state["phase"] == "discard"
+    assert KT.view(state, 0)["plane"] == [["5s"], ["2w"], []] and state["waiting"] == []
+    state = act(state, "refill")
+    assert state["waiting"] == ["5s", "2w"] and state["phase"] == "place"
+    assert KT.view(state, 0)["plane"] == [[], [], []]
