@@ -453,7 +453,7 @@ def test_the_world_keeps_one_of_the_top_four_and_returns_the_rest_on_top():
 
 @pytest.mark.parametrize("major, usable", [
     ("M3", False), ("M9", True), ("M12", False), ("M15", False), ("M18", False), ("M20", True),
-    ("M21", False), ("M2", False),
+    ("M21", False), ("M2", False), ("M10", False), ("M19", False),
 ])
 def test_a_power_needing_more_cards_than_the_deck_holds_waits(major, usable):
     state = new(party=major)
