@@ -77,6 +77,8 @@ class Rules:
         options = dict(options or {})
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("seed must be an integer")
+        if type(players) is not int:  # True would pass for 1 below
+            raise ValueError(f"players must be a whole number, not {players!r}")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(
                 f"{self.title} is for {self.min_players}"

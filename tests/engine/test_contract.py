@@ -126,6 +126,8 @@ def test_unknown_options_and_variants_raise_value_error(slug):
         rules.new_game(1, rules.min_players, {"variant": "no-such-variant"})
     with pytest.raises(ValueError):
         rules.new_game(1, rules.max_players + 1, {})
+    with pytest.raises(ValueError):
+        rules.new_game(1, True, {})  # True == 1, but it is no player count
 
 
 @pytest.mark.parametrize("slug", SLUGS)

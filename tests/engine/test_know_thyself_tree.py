@@ -49,6 +49,7 @@ def test_the_moon_space_takes_only_the_moon():
     state = play(state, "M6", "mercy")
     assert "moon" in major_targets(state, "M18")
     assert "moon" not in major_targets(state, "M2")
+    assert "spirit" in major_targets(state, "M18")  # The Moon may go to an ordinary Sefira
     state = play(state, "M18", "moon")
     assert KT.view(state, 0)["tree"]["moon"]["value"] == 18
 

@@ -12,7 +12,21 @@ def test_the_twelve_spaces_and_the_root():
     assert tree.ROOT not in tree.SPACES
 
 
+RULED_BRANCHES = """
+    root-foundation root-victory root-splendour
+    foundation-victory foundation-splendour foundation-spirit
+    victory-splendour victory-spirit victory-mercy
+    splendour-spirit splendour-severity
+    spirit-mercy spirit-severity spirit-knowledge spirit-wisdom spirit-understanding
+    mercy-severity mercy-wisdom severity-understanding
+    wisdom-understanding wisdom-crown understanding-crown knowledge-crown
+    sun-understanding sun-severity moon-wisdom moon-mercy
+"""  # RULINGS 3, word for word
+
+
 def test_branches_are_exactly_the_ruled_ones_and_undirected():
+    ruled = {frozenset(pair.split("-")) for pair in RULED_BRANCHES.split()}
+    assert {frozenset(b) for b in tree.BRANCHES} == ruled
     assert len(tree.BRANCHES) == len({frozenset(b) for b in tree.BRANCHES}) == 27
     assert tree.ADJACENT["root"] == {"foundation", "victory", "splendour"}
     assert tree.ADJACENT["spirit"] == {"foundation", "victory", "splendour", "mercy", "severity",
