@@ -84,6 +84,7 @@ def server_env(args, data_dir: Path, static_root: Path) -> dict:
         "DEBUG": "off",
         "SECRET_KEY": secrets.token_urlsafe(48),
         "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "SITE_URL": f"http://127.0.0.1:{args.port}",  # production settings require it
         "SECURE_SSL_REDIRECT": "off",
         "SECURE_HSTS_SECONDS": "0",
         "EMAIL_BACKEND": "locmem",
@@ -95,7 +96,7 @@ def server_env(args, data_dir: Path, static_root: Path) -> dict:
 
 def set_up_django(env: dict) -> None:
     for key in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "DATA_DIR", "STATIC_ROOT", "DEBUG", "SECRET_KEY",
-                "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "EMAIL_BACKEND", "LOG_LEVEL"):
+                "ALLOWED_HOSTS", "SITE_URL", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "EMAIL_BACKEND", "LOG_LEVEL"):
         os.environ[key] = env[key]
     import django
 

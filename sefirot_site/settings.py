@@ -59,7 +59,10 @@ def env_choice(name: str, default: str, choices: set[str]) -> str:
 
 DEBUG = env_bool("DEBUG", True)
 DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var")))
-DATA_DIR.mkdir(parents=True, exist_ok=True)
+try:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+except OSError as error:
+    raise ImproperlyConfigured(f"DATA_DIR={str(DATA_DIR)!r} cannot be created: {error.strerror}.") from None
 
 if DEBUG:
     SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production-0123456789")
@@ -74,8 +77,14 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must list the site's host names when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
-# The absolute address of the site, used in mail links.
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The absolute address of the site, used in mail links. Production must say it: the
+# development default would send every player a link to their own machine.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000" if DEBUG else "").rstrip("/")
+if not DEBUG and not SITE_URL:
+    raise ImproperlyConfigured("SITE_URL must give the site's address (https://...) when DEBUG is off.")
+if not re.fullmatch(r"https?://[^/\s?#]+", SITE_URL):
+    raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r} must be http:// or https:// and a host name, such as "
+                               "https://sefirot.example.org (no path).")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -131,8 +140,26 @@ TEMPLATES = [
 ]
 
 # --- database ------------------------------------------------------------------------
+def env_database(name: str, default: str) -> dict:
+    """A database URL for SQLite or PostgreSQL, the two the site runs on. django-environ
+    returns an empty config for a URL it cannot read; say so instead. The value itself
+    is not repeated, since it may hold a password."""
+    raw = env.str(name, default="") or default
+    scheme = raw.split("://", 1)[0] if "://" in raw else ""
+    config = env.db_url_config(raw) if scheme else {}
+    if config.get("ENGINE") not in {"django.db.backends.sqlite3", "django.db.backends.postgresql"}:
+        problem = f"the scheme {scheme!r} is neither" if scheme else "it has no scheme"
+    elif not config.get("NAME"):
+        problem = "it names no database"
+    else:
+        return config
+    raise ImproperlyConfigured(
+        f"{name} must be postgres://user:password@host:5432/name or sqlite:////absolute/path.sqlite3; {problem}."
+    )
+
+
 DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
+    "default": env_database("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -259,9 +286,13 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # No django.contrib.sites: allauth names the site from the request, and we name it here.
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Sefirot Online: "
 # allauth's own throttle (kept in the cache above, so shared by every process).
-ACCOUNT_RATE_LIMITS = {
-    "login_failed": env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key"),
-}
+# Checked here, since allauth reads the value only at the first failed login, as a 500.
+LOGIN_FAILED_RATE_LIMIT = env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key")
+if not re.fullmatch(r"\d+/\d*(\.\d+)?[smhd]/(ip|key)(,\d+/\d*(\.\d+)?[smhd]/(ip|key))*",
+                    LOGIN_FAILED_RATE_LIMIT.replace(" ", "")):
+    raise ImproperlyConfigured(f"LOGIN_FAILED_RATE_LIMIT={LOGIN_FAILED_RATE_LIMIT!r} must be rates such as "
+                               "10/m/ip,5/5m/key (attempts/period/ip or key, period in s, m, h or d).")
+ACCOUNT_RATE_LIMITS = {"login_failed": LOGIN_FAILED_RATE_LIMIT}
 
 # --- mail ----------------------------------------------------------------------------
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Sefirot Online <play@sefirot.localhost>")
@@ -339,7 +370,13 @@ CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+# allauth's throttle counts per client address. Behind a proxy every request comes from
+# the proxy's address, so without this one stranger's failed logins would lock everyone
+# out; with it, allauth takes the address the proxy (the last one in X-Forwarded-For)
+# says the request came from.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if BEHIND_PROXY else 0, minimum=0, maximum=10)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -106,6 +106,24 @@ def test_the_throttle_is_per_account_not_for_everyone(client, alice, bob):
     assert int(client.session["_auth_user_id"]) == bob.pk
 
 
+def test_behind_a_proxy_one_strangers_failed_logins_do_not_lock_out_everyone(settings, alice):
+    # What BEHIND_PROXY=on sets (test_settings checks that): believe the proxy's last hop.
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    from django.test import Client
+
+    def through_the_proxy(client_address):
+        return Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=client_address)
+
+    stranger = through_the_proxy("203.0.113.5")
+    for number in range(10):  # a different login each time: only the per-address limit counts
+        log_in(stranger, f"guess{number}", "wrong")
+    assert "Too many failed login attempts" in log_in(stranger, "alice").content.decode()
+
+    player = through_the_proxy("198.51.100.7")
+    log_in(player, "alice")
+    assert int(player.session["_auth_user_id"]) == alice.pk
+
+
 # --- password and email ------------------------------------------------------------------------
 
 def test_a_forgotten_password_is_reset_through_a_mailed_link(client, alice, smtp_server):

@@ -44,6 +44,10 @@ def test_a_bad_boolean_stops_start_up_with_a_clear_message():
     ("EMAIL_BACKEND", "pigeon", "EMAIL_BACKEND='pigeon' must be one of console, file, locmem, smtp."),
     ("REDIS_URL", "http://127.0.0.1:6379", "REDIS_URL='http://127.0.0.1:6379' must start with redis://"),
     ("WEB_WORKERS", "0", "WEB_WORKERS=0 is outside 1..64."),
+    ("LOGIN_FAILED_RATE_LIMIT", "lots", "LOGIN_FAILED_RATE_LIMIT='lots' must be rates such as 10/m/ip,5/5m/key"),
+    ("SITE_URL", "sefirot.example.org", "SITE_URL='sefirot.example.org' must be http:// or https:// and a host name"),
+    ("DATA_DIR", "/proc/no/such/folder", "DATA_DIR='/proc/no/such/folder' cannot be created"),
+    ("TRUSTED_PROXY_COUNT", "-1", "TRUSTED_PROXY_COUNT=-1 is outside 0..10."),
 ])
 def test_other_bad_values_stop_start_up_too(name, value, message):
     result = manage("check", **{name: value})
@@ -52,12 +56,65 @@ def test_other_bad_values_stop_start_up_too(name, value, message):
     assert message in result.stderr
 
 
-def test_production_refuses_to_start_without_a_secret_key_or_host_names():
+@pytest.mark.parametrize(("value", "problem"), [
+    ("nonsense", "it has no scheme"),
+    ("mysql://sefirot:hunter2@db.example.org/sefirot", "the scheme 'mysql' is neither"),
+    ("postgres://postgres@127.0.0.1:5432", "it names no database"),
+])
+def test_a_database_url_the_site_cannot_use_stops_start_up_without_showing_its_password(value, problem):
+    result = manage("check", DATABASE_URL=value)
+
+    assert result.returncode != 0
+    assert ("DATABASE_URL must be postgres://user:password@host:5432/name or sqlite:////absolute/path.sqlite3; "
+            f"{problem}.") in result.stderr
+    assert "hunter2" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key_host_names_or_the_sites_address():
     no_key = manage("check", **{**PRODUCTION, "SECRET_KEY": ""})
     no_hosts = manage("check", **{**PRODUCTION, "ALLOWED_HOSTS": ""})
+    no_address = manage("check", **{**PRODUCTION, "SITE_URL": ""})
 
     assert "SECRET_KEY must be set to at least 50 random characters when DEBUG is off." in no_key.stderr
     assert "ALLOWED_HOSTS must list the site's host names when DEBUG is off." in no_hosts.stderr
+    # Otherwise every link in the site's mail would point at 127.0.0.1:8000.
+    assert "SITE_URL must give the site's address (https://...) when DEBUG is off." in no_address.stderr
+
+
+def setting(name, **env):
+    """The value a fresh process computes for a setting under ``env``."""
+    result = subprocess.run(
+        [sys.executable, "-c", f"from django.conf import settings; print(repr(settings.{name}))"],
+        cwd=BASE_DIR, env={**os.environ, "DJANGO_SETTINGS_MODULE": "sefirot_site.settings", **env},
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return eval(result.stdout)  # noqa: S307 - the repr of a setting we printed ourselves
+
+
+def test_behind_a_proxy_allauth_takes_the_client_address_the_proxy_passes_on():
+    assert setting("ALLAUTH_TRUSTED_PROXY_COUNT") == 0  # nobody's X-Forwarded-For is believed
+    assert setting("ALLAUTH_TRUSTED_PROXY_COUNT", BEHIND_PROXY="on") == 1
+    assert setting("ALLAUTH_TRUSTED_PROXY_COUNT", BEHIND_PROXY="on", TRUSTED_PROXY_COUNT="2") == 2
+
+
+def test_development_mail_is_written_to_files_in_the_data_folder(tmp_path):
+    result = manage("sendtestemail", "someone@example.com", DATA_DIR=str(tmp_path))
+
+    assert result.returncode == 0, result.stderr
+    [sent] = list((tmp_path / "sent-mail").iterdir())
+    assert "To: someone@example.com" in sent.read_text()
+
+
+def test_production_mail_goes_by_smtp_to_the_server_the_environment_names(smtp_server, tmp_path):
+    result = manage("sendtestemail", "someone@example.com", DATA_DIR=str(tmp_path), **PRODUCTION,
+                    EMAIL_HOST=smtp_server.host, EMAIL_PORT=str(smtp_server.port),
+                    DEFAULT_FROM_EMAIL="Sefirot Online <play@sefirot.example.org>")
+
+    assert result.returncode == 0, result.stderr
+    message = smtp_server.wait_for("someone@example.com")
+    assert message["From"] == "Sefirot Online <play@sefirot.example.org>"
+    assert not (tmp_path / "sent-mail").exists()
 
 
 def test_the_deployment_checks_pass_with_production_values():
