@@ -77,3 +77,23 @@ def test_a_minor_seal_is_its_numeral_over_its_suit():
     assert cards.seal_symbol("10c") == {"kind": "minor", "numeral": "10", "suit": "c"}
     assert cards.seal_symbol("M19") == {"kind": "glyph", "glyph": "\u2609", "meaning": "Sol"}
     assert cards.seal_symbol("M0") == {"kind": "shape", "shape": "triangle-up-bar", "meaning": "Air"}
+
+
+# RULINGS 2, row by row: each Major's meaning and the symbol drawn for it (a glyph, or the
+# element triangle the renderer draws as a shape).
+RULED_SEAL_TABLE = [
+    ("M0", "Air", "triangle-up-bar"), ("M1", "Mercury", "☿"), ("M2", "Moon", "☾"),
+    ("M3", "Venus", "♀"), ("M4", "Aries", "♈"), ("M5", "Taurus", "♉"), ("M6", "Gemini", "♊"),
+    ("M7", "Cancer", "♋"), ("M8", "Leo", "♌"), ("M9", "Virgo", "♍"), ("M10", "Jupiter", "♃"),
+    ("M11", "Libra", "♎"), ("M12", "Water", "triangle-down"), ("M13", "Scorpio", "♏"),
+    ("M14", "Sagittarius", "♐"), ("M15", "Capricorn", "♑"), ("M16", "Mars", "♂"),
+    ("M17", "Aquarius", "♒"), ("M18", "Pisces", "♓"), ("M19", "Sol", "☉"),
+    ("M20", "Fire", "triangle-up"), ("M21", "Earth", "triangle-down-bar"),
+]
+
+
+@pytest.mark.parametrize("code, meaning, symbol", RULED_SEAL_TABLE)
+def test_every_major_seal_symbol_is_the_one_of_its_ruled_meaning(code, meaning, symbol):
+    drawn = cards.seal_symbol(code)
+    assert drawn["meaning"] == meaning
+    assert drawn.get("glyph", drawn.get("shape")) == symbol
