@@ -18,4 +18,9 @@ class TimezoneMiddleware:
                 timezone.deactivate()
         else:
             timezone.deactivate()
-        return self.get_response(request)
+        try:
+            return self.get_response(request)
+        finally:
+            # The zone is thread-local: leave none behind for whatever runs next on this
+            # thread (another request, or code that builds mail after a test request).
+            timezone.deactivate()
