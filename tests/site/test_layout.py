@@ -1,7 +1,9 @@
 """The base layout every page extends."""
 
+import re
 from pathlib import Path
 
+import pytest
 from django.urls import reverse
 
 
@@ -43,3 +45,42 @@ def test_the_layout_works_on_a_phone_and_in_the_dark(client, db):
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     assert "prefers-color-scheme: dark" in css
     assert 'href="#main"' in html and 'id="main"' in html
+
+
+def colour_schemes():
+    """The custom properties of site.css: the light scheme, and the dark one over it."""
+    css = (Path(__file__).parents[2] / "static/css/site.css").read_text()
+    light_block = re.search(r":root\s*{(.*?)}", css, re.S).group(1)
+    dark_block = re.search(r"prefers-color-scheme: dark\)\s*{\s*:root\s*{(.*?)}", css, re.S).group(1)
+    light = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", light_block))
+    return {"light": light, "dark": {**light, **dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", dark_block))}}
+
+
+def contrast(one, other):
+    """WCAG 2 contrast ratio of two #rrggbb colours."""
+    def luminance(colour):
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted([luminance(one), luminance(other)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_fields_and_focus_rings_are_readable_in_both_schemes(scheme):
+    colours = colour_schemes()[scheme]
+    text_pairs = [  # WCAG AA for text: 4.5:1
+        ("text", "bg"), ("text", "surface"), ("text", "surface-2"), ("muted", "bg"), ("muted", "surface"),
+        ("muted", "surface-2"), ("accent", "bg"), ("accent", "surface"), ("accent-contrast", "accent"),
+        ("success-text", "success-bg"), ("error-text", "error-bg"), ("warning-text", "warning-bg"),
+        ("info-text", "info-bg"), ("surface", "error-text"),
+    ]
+    edge_pairs = [  # WCAG 1.4.11 for a field's edge and the focus ring: 3:1
+        ("field-border", "surface"), ("field-border", "bg"), ("focus", "bg"), ("focus", "surface"),
+    ]
+
+    too_faint = [(fg, bg, round(contrast(colours[fg], colours[bg]), 2)) for fg, bg in text_pairs
+                 if contrast(colours[fg], colours[bg]) < 4.5]
+    too_faint += [(fg, bg, round(contrast(colours[fg], colours[bg]), 2)) for fg, bg in edge_pairs
+                  if contrast(colours[fg], colours[bg]) < 3]
+    assert too_faint == []
