@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from allauth.account.signals import email_confirmed, user_logged_in, user_signed_up
 from django.conf import settings
 from django.db.models.signals import pre_delete
@@ -63,3 +65,16 @@ def end_games_of_deleted_account(sender, instance, **kwargs):
         except services.GameError:
             pass  # ended meanwhile: nothing left to resign
     Game.objects.filter(seats__user=instance, status__in=Game.WAITING).update(status=Game.Status.CANCELLED)
+    _forget_the_person(instance)
+
+
+def _forget_the_person(user) -> None:
+    """What the games keep of a player beside the seat itself: the address an invitation
+    went to, and the name in an end reason ("Alice left the game.", written just above
+    when the account's running games were resigned)."""
+    Seat.objects.filter(user=user).update(invited_email="")
+    name = re.compile(rf"(?<!\w){re.escape(str(user))}(?!\w)")
+    for game in Game.objects.filter(seats__user=user).exclude(end_reason="").distinct():
+        reason = name.sub(lambda m: "A departed player" if m.start() == 0 else "a departed player", game.end_reason)
+        if reason != game.end_reason:
+            Game.objects.filter(pk=game.pk).update(end_reason=reason)

@@ -277,3 +277,53 @@ def test_a_failing_clean_up_leaves_the_account_whole(alice):
 
     assert User.objects.filter(pk=alice.pk).exists()
     assert EmailAddress.objects.filter(user=alice).exists()
+
+
+def test_deleting_an_account_leaves_neither_address_nor_name_in_the_games(alice, bob):
+    from games import services
+    from games.models import Game
+
+    # Bob came in through an invitation mailed to his address, then left a game early.
+    game = services.start_game(alice, "lovers_discourse", invite_email="bob@example.com")
+    seat = game.seats.get(index=1)
+    services.accept_invitation(game.pk, bob, seat.invite_token)
+    services.resign(game.pk, bob)
+    assert Game.objects.get(pk=game.pk).end_reason == "Bob left the game."
+
+    delete_account(bob)
+
+    game = Game.objects.get(pk=game.pk)
+    assert game.end_reason == "A departed player left the game."
+    assert game.seats.get(index=1).user is None
+    assert game.seats.get(index=1).invited_email == ""
+    assert game.seats.get(index=0).user == alice
+
+
+def test_the_deletion_page_says_what_becomes_of_running_games(alice_client):
+    html = alice_client.get(reverse("account_delete")).content.decode()
+
+    assert "Games still in play end now: you resign them" in html
+
+
+@pytest.mark.parametrize("how", ["one", "action"])
+def test_staff_deleting_a_user_in_the_admin_deletes_the_account_as_the_person_would(make_user, alice, how):
+    from django.test import Client
+
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    staff = Client()
+    staff.force_login(admin)
+    assert "Europe/Paris" in staff.get(reverse("admin:accounts_user_change", args=[alice.pk])).content.decode()
+    told = []
+    account_deleting.connect(lambda sender, user, **kwargs: told.append(user.pk), dispatch_uid="admin-test", weak=False)
+    try:
+        if how == "one":
+            response = staff.post(reverse("admin:accounts_user_delete", args=[alice.pk]), {"post": "yes"})
+        else:
+            response = staff.post(reverse("admin:accounts_user_changelist"),
+                                  {"action": "delete_selected", "_selected_action": [alice.pk], "post": "yes"})
+    finally:
+        account_deleting.disconnect(dispatch_uid="admin-test")
+
+    assert response.status_code == 302
+    assert told == [alice.pk]
+    assert not User.objects.filter(pk=alice.pk).exists()
