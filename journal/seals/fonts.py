@@ -14,6 +14,7 @@ nothing.
 from __future__ import annotations
 
 import importlib.util
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -69,10 +70,18 @@ class InkBox:
 
 
 class FontMetrics:
-    """One font file's cmap, advances, ink boxes and outlines, all in em units."""
+    """One font file's cmap, advances, ink boxes and outlines, all in em units.
+
+    One instance per font serves the whole process, threads included (the live preview
+    runs in web server threads).  fontTools decodes each glyph in place the first time it
+    is drawn, and a second thread drawing it meanwhile sees it half decoded (an
+    AttributeError, or a composite glyph's components partly listed, which ``ink`` would
+    then cache for good).  So glyphs are only ever drawn under the instance's lock.
+    """
 
     def __init__(self, role: str):
         self.role = role
+        self._lock = threading.Lock()
         self.path = font_path(role)
         self._font = TTFont(str(self.path), lazy=True)
         self.units_per_em = self._font["head"].unitsPerEm
@@ -95,7 +104,8 @@ class FontMetrics:
     @cache  # noqa: B019 - one instance per font for the life of the process
     def ink(self, char: str) -> InkBox | None:
         pen = BoundsPen(self._glyphs)
-        self._glyphs[self.glyph_name(char)].draw(pen)
+        with self._lock:
+            self._glyphs[self.glyph_name(char)].draw(pen)
         if pen.bounds is None:  # a space
             return None
         upm = self.units_per_em
@@ -120,7 +130,8 @@ class FontMetrics:
     def svg_path(self, char: str) -> str:
         """The glyph's outline as SVG path data in font units, y up."""
         pen = SVGPathPen(self._glyphs)
-        self._glyphs[self.glyph_name(char)].draw(pen)
+        with self._lock:
+            self._glyphs[self.glyph_name(char)].draw(pen)
         return pen.getCommands()
 
 

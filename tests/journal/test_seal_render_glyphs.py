@@ -130,3 +130,36 @@ def test_the_pdf_font_maps_every_glyph_it_is_asked_for():
         face = TTFont(f"check-{role}", str(font_path(role))).face
         for char in "".join(chars):
             assert face.charToGlyph.get(ord(char), 0) != 0, (role, char)
+
+
+def test_fonts_measure_the_same_when_many_threads_draw_their_glyphs_at_once():
+    # The live preview renders in web server threads, all sharing one FontMetrics per font.
+    # fontTools decodes a glyph in place on its first use; unguarded, a thread drawing it
+    # meanwhile failed or read it half decoded.  Fresh instances, so every glyph is new to
+    # them, and many glyphs, so the threads meet on first uses often.
+    import threading
+
+    from journal.seals.fonts import FontMetrics
+
+    reference = FontMetrics("text")
+    chars = [chr(code) for code in sorted(reference._cmap)[:600]]
+    expected = {c: (reference.ink(c), reference.svg_path(c)) for c in chars}
+    for _ in range(3):
+        shared = FontMetrics("text")
+        start = threading.Barrier(6)
+        results, errors = [], []
+
+        def measure():
+            start.wait()
+            try:
+                results.extend((c, (shared.ink(c), shared.svg_path(c))) for c in chars)
+            except Exception as exc:  # noqa: BLE001 - any failure is the finding
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=measure) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        assert len(results) == 6 * len(chars) and all(value == expected[c] for c, value in results)
