@@ -334,11 +334,19 @@ def default_seal_input(entry: Entry) -> tuple[list[str], list[str]]:
     """The reading's cards (for Know Thyself every one of them), each with its keyword.
 
     Where the game's engine suggested the seal's cards (the event spread of the two-player
-    modes, the Crown and its Party in Dream Odyssey) those come first."""
-    suggested = [c for c in entry.reading.get("seal", []) if c in readings.all_cards(entry.reading)]
+    modes, the Crown and its Party in Dream Odyssey) those come first.
+
+    Know Thyself's rulebook seals every card of the reading, Minors included, but a seal
+    holds at most five: when they fit, all of them; when they do not, the Majors of the
+    four central Sefira and the obstacle, since the rulebook reads a Sefira's Minors by
+    their suits rather than one by one (the form still offers each of them)."""
+    every = readings.all_cards(entry.reading)
+    if entry.mode == Mode.KNOW_THYSELF and SEAL_MIN_CARDS <= len(every) <= SEAL_MAX_CARDS:
+        return every, [deck.keyword(c) for c in every]
+    suggested = [c for c in entry.reading.get("seal", []) if c in every]
     cards = (suggested or readings.position_cards(entry.reading))[:SEAL_MAX_CARDS]
     if len(cards) < SEAL_MIN_CARDS:
-        extra = [c for c in readings.all_cards(entry.reading) if c not in cards]
+        extra = [c for c in every if c not in cards]
         cards += extra[: SEAL_MIN_CARDS - len(cards)]
     return cards, [deck.keyword(c) for c in cards]
 

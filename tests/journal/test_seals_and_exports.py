@@ -37,6 +37,35 @@ def test_a_know_thyself_seal_offers_every_reading_card_with_its_keyword(alice_cl
     assert response.context["preview"].startswith("data:image/svg+xml;base64,")
 
 
+def know_thyself_entry(owner, minors_on_foundation: list[str], obstacle: str | None):
+    positions = [{"id": space, "label": space, "question": "?", "card": card,
+                  "minors": minors_on_foundation if space == "foundation" else []}
+                 for space, card in (("crown", "M9"), ("knowledge", "M4"), ("spirit", "M3"), ("foundation", "M12"))]
+    sections = [{"id": "central", "positions": positions}]
+    if obstacle:
+        sections.append({"id": "obstacle", "positions": [{"id": "obstacle", "label": "Obstacle", "card": obstacle}]})
+    return services.create_entry(owner, title="Tree", mode=Mode.KNOW_THYSELF,
+                                 reading={"layout": "tree", "sections": sections})
+
+
+def test_a_know_thyself_reading_that_fits_the_seal_is_sealed_whole_minors_included(alice, alice_client):
+    entry = know_thyself_entry(alice, ["8c"], obstacle=None)
+
+    form = alice_client.get(reverse("journal:seal_new", args=[entry.pk])).context["form"]
+
+    assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3", "M12", "8c"]
+
+
+def test_a_know_thyself_reading_too_big_for_a_seal_defaults_to_its_majors_and_obstacle(alice, alice_client):
+    entry = know_thyself_entry(alice, ["8c", "4c"], obstacle="Pp")
+
+    form = alice_client.get(reverse("journal:seal_new", args=[entry.pk])).context["form"]
+
+    # Seven cards, five places: the Minors resting on the Foundation stay offered, unticked.
+    assert form.choices == ["M9", "M4", "M3", "M12", "8c", "4c", "Pp"]
+    assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3", "M12", "Pp"]
+
+
 def test_the_live_preview_is_the_renderers_svg_of_the_chosen_cards_and_words(alice_client, drawn_entry):
     cards = [p["card"] for p in drawn_entry.reading["sections"][0]["positions"]]
     data = {f"use_{cards[0]}": "on", f"use_{cards[1]}": "on", f"word_{cards[0]}": "Dawn", f"word_{cards[1]}": ""}
@@ -206,6 +235,34 @@ def test_a_seal_whose_task_was_lost_offers_a_retry(alice_client, drawn_entry, dj
 
     assert "longer than it should" in page and "Try again" in page and "every 1s" not in page
     assert len(queued) == 1
+
+
+def test_a_seal_that_cannot_be_stored_is_retried_a_few_times_then_fails_with_a_message(drawn_entry, settings,
+                                                                                       tmp_path):
+    from journal.tasks import MAX_RETRIES, render_seal_task
+
+    # The seal folder cannot be made (a file stands in its way): the kind of trouble worth
+    # trying again, here the same on every try.  apply() runs the task and its retries in
+    # this process, one after the other, without the pauses between them.
+    settings.MEDIA_ROOT = tmp_path
+    (tmp_path / "seals").write_bytes(b"in the way")
+    seal = Seal.objects.create(entry=drawn_entry, cards=["M0", "M19"], words=["a", "b"], input_hash="blocked")
+
+    result = render_seal_task.apply(args=[seal.pk])
+
+    seal.refresh_from_db()
+    assert result.get() == 0
+    assert seal.attempts == 1 + MAX_RETRIES  # bounded: the first try and MAX_RETRIES more
+    assert seal.status == Seal.Status.FAILED and "could not be saved after several tries" in seal.error
+
+
+def test_the_seal_task_pauses_longer_before_each_retry_and_has_a_time_limit():
+    from journal.tasks import MAX_RETRIES, render_seal_task, retry_countdown
+
+    assert [retry_countdown(n) for n in range(MAX_RETRIES)] == [5, 10, 20]
+    assert retry_countdown(10) == 60  # never more than a minute
+    assert render_seal_task.max_retries == MAX_RETRIES == 3
+    assert render_seal_task.soft_time_limit < render_seal_task.time_limit <= 180
 
 
 def test_the_sacred_columns_are_drawn_where_the_spaces_lie_on_the_starfield(alice, alice_client):
