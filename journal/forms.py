@@ -79,6 +79,8 @@ class ManualRowForm(forms.Form):
         majors = [c for c in found if deck.is_major(c)]
         if majors:
             raise ValidationError(f"{deck.label(majors[0])} is a Major; only Minors go on a card.")
+        if len(found) > readings.MAX_MINORS:
+            raise ValidationError(f"At most {readings.MAX_MINORS} Minors can rest on one card.")
         return found
 
 
@@ -123,7 +125,9 @@ class ImportForm(forms.Form):
 class StatsForm(forms.Form):
     PERIODS = [("30", "the last 30 days"), ("90", "the last 90 days"), ("365", "the last year"), ("all", "all time"),
                ("custom", "these dates")]
-    period = forms.ChoiceField(choices=PERIODS, required=False)
+    # The period the page shows when none is chosen (journal.views._stats_period).
+    DEFAULT_PERIOD = "90"
+    period = forms.ChoiceField(choices=PERIODS, required=False, initial=DEFAULT_PERIOD)
     start = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     end = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.engine import cards as deck
 
 from . import exports, forms, readings, services
 from .models import Entry, Seal
@@ -54,7 +55,7 @@ def entry_list(request):
 
 def _stats_period(form: forms.StatsForm) -> tuple[dt.date | None, dt.date | None, str]:
     today = timezone.localdate()
-    period = (form.cleaned_data.get("period") if form.is_valid() else "") or "90"
+    period = (form.cleaned_data.get("period") if form.is_valid() else "") or form.DEFAULT_PERIOD
     if period == "custom":
         return form.cleaned_data.get("start"), form.cleaned_data.get("end"), period
     if period == "all":
@@ -180,6 +181,8 @@ def new_entry(request):
                 if not row.get("card"):
                     continue
                 position = layout.positions[i] if layout and i < len(layout.positions) else None
+                if position and position.majors_only and not deck.is_major(row["card"]):
+                    header.add_error(None, f"{position.label} takes a Major; {deck.label(row['card'])} is a Minor.")
                 filled.append({
                     "id": position.id if position else f"p{i + 1}",
                     "label": row.get("label") or (position.label if position else ""),
@@ -191,12 +194,16 @@ def new_entry(request):
                 header.add_error(None, "Pick at least one card.")
             elif len(set(cards)) != len(cards):
                 header.add_error(None, "A card appears twice; a deck holds each card once.")
-            else:
-                entry = services.record_manual(request.user, spread=spread, rows=filled,
-                                               title=header.cleaned_data["title"], date=header.cleaned_data["date"],
-                                               tags=header.cleaned_data["tags"])
-                messages.success(request, "Reading recorded. Add your reflections whenever you like.")
-                return redirect(entry)
+            elif header.is_valid():
+                try:
+                    entry = services.record_manual(request.user, spread=spread, rows=filled,
+                                                   title=header.cleaned_data["title"],
+                                                   date=header.cleaned_data["date"], tags=header.cleaned_data["tags"])
+                except readings.ReadingError as exc:  # the reading's own limits, said plainly
+                    header.add_error(None, str(exc))
+                else:
+                    messages.success(request, "Reading recorded. Add your reflections whenever you like.")
+                    return redirect(entry)
     else:
         header = forms.ManualHeaderForm(initial={"spread": spread, "date": timezone.localdate()})
         positions = readings.SPREADS[spread].positions if spread in readings.SPREADS else ()

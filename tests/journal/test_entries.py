@@ -124,6 +124,61 @@ def test_a_minor_name_that_is_no_card_gets_a_clear_message(alice_client, alice):
     assert not Entry.objects.exists()
 
 
+def test_more_minors_on_one_card_than_a_reading_keeps_is_a_clear_400_and_nothing_is_saved(alice_client, alice):
+    # Twenty-eight different Minors fit the field; a position keeps at most twenty.
+    minors = ", ".join(f"{rank}{suit}" for suit in "cs" for rank in deck.RANKS)
+
+    response = alice_client.post(reverse("journal:new"), {
+        "spread": "one", "title": "Crowded", "date": "2026-03-01",
+        "row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
+        "row-0-card": "M1", "row-0-minors": minors,
+    })
+
+    assert response.status_code == 400
+    assert f"At most {readings.MAX_MINORS} Minors" in response.content.decode()
+    assert not Entry.objects.filter(owner=alice).exists()
+
+
+def test_the_central_sefira_spread_takes_only_majors_as_when_the_site_draws_it(alice_client, alice):
+    response = alice_client.post(reverse("journal:new"), {
+        "spread": "sefira", "title": "Tree by hand", "date": "2026-03-01",
+        "row-TOTAL_FORMS": "4", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
+        "row-0-card": "M4", "row-1-card": "Ac", "row-2-card": "M9", "row-3-card": "M19",
+    })
+
+    assert response.status_code == 400
+    assert "Spirit takes a Major; Ace of Cups is a Minor." in response.content.decode()
+    assert not Entry.objects.filter(owner=alice).exists()
+
+
+def test_a_central_sefira_reading_by_hand_is_laid_out_on_the_tree(alice_client, alice):
+    response = alice_client.post(reverse("journal:new"), {
+        "spread": "sefira", "title": "Tree by hand", "date": "2026-03-01",
+        "row-TOTAL_FORMS": "4", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
+        "row-0-card": "M4", "row-0-minors": "Ace of Cups", "row-1-card": "M2", "row-1-reversed": "on",
+        "row-2-card": "M9", "row-3-card": "M19",
+    })
+
+    entry = Entry.objects.get(owner=alice)
+    assert response.status_code == 302 and entry.reading["layout"] == "tree"
+    assert [(p["id"], p["card"], p["reversed"]) for p in entry.reading["sections"][0]["positions"]] == [
+        ("foundation", "M4", False), ("spirit", "M2", True), ("knowledge", "M9", False), ("crown", "M19", False)]
+
+
+def test_a_reading_with_positions_of_my_own_keeps_my_names_for_them(alice_client, alice):
+    response = alice_client.post(reverse("journal:new"), {
+        "spread": "free", "title": "My way", "date": "2026-03-01",
+        "row-TOTAL_FORMS": "2", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
+        "row-0-label": "What I fear", "row-0-card": "M16", "row-0-reversed": "on",
+        "row-1-label": "What I hope", "row-1-card": "3w",
+    })
+
+    entry = Entry.objects.get(owner=alice)
+    assert response.status_code == 302
+    assert [(p["label"], p["card"], p["reversed"]) for p in entry.reading["sections"][0]["positions"]] == [
+        ("What I fear", "M16", True), ("What I hope", "3w", False)]
+
+
 def test_a_drawn_spread_keeps_its_seed_and_the_seed_redraws_the_same_cards(alice_client, alice):
     response = alice_client.post(reverse("journal:draw"), {"spread": "sefira", "reversals": "on"})
 
@@ -239,6 +294,13 @@ def test_statistics_count_cards_and_suits_in_the_chosen_period(alice_client, thr
     assert suits == {"major": 2, "c": 1, "s": 0, "p": 2, "w": 0}
     html = response.content.decode()
     assert "<svg" in html and "XIX The Sun: 2" in html
+
+
+def test_the_statistics_page_names_the_period_it_counts_when_none_is_chosen(alice_client, three_entries):
+    response = alice_client.get(reverse("journal:stats"))
+
+    assert response.context["period"] == "90"
+    assert '<option value="90" selected>' in response.content.decode()
 
 
 def test_statistics_of_all_time_include_every_entry(alice_client, three_entries):
