@@ -34,6 +34,11 @@ def seal_outputs() -> list[tuple[str, str]]:
     return [("png", size) for size in SIZES] + [("pdf", size) for size in SIZES] + [("svg", "10cm")]
 
 
+def retry_countdown(retries: int) -> int:
+    """Seconds to wait before the next try: 5, 10, 20, ... never more than a minute."""
+    return min(60, 5 * 2 ** retries)
+
+
 def _fail(seal_id: int, message: str) -> None:
     Seal.objects.filter(pk=seal_id).update(status=Seal.Status.FAILED, error=message[:500])
 
@@ -93,7 +98,7 @@ def render_seal_task(self, seal_id: int) -> int:
         if self.request.retries < MAX_RETRIES:
             log.warning("seal %s: %s; retrying", seal_id, exc)
             Seal.objects.filter(pk=seal_id).update(status=Seal.Status.QUEUED)
-            raise self.retry(exc=exc, countdown=min(60, 5 * 2 ** self.request.retries))
+            raise self.retry(exc=exc, countdown=retry_countdown(self.request.retries))
         _fail(seal_id, "The seal could not be saved after several tries. Please try again later.")
         return drawn
     except Exception:

@@ -66,6 +66,7 @@ def test_an_outsider_cannot_change_share_or_delete_an_entry(outsider_client, sea
         (reverse("journal:delete", args=[entry.pk]), {}),
         (reverse("journal:seal_new", args=[entry.pk]), {"use_M0": "on", "use_M19": "on"}),
         (reverse("journal:seal_retry", args=[entry.pk, seal.pk]), {}),
+        (reverse("journal:seal_preview", args=[entry.pk]), {"use_M0": "on", "use_M19": "on"}),
     ]
     for url, data in posts:
         assert outsider_client.post(url, data).status_code == 404, url
@@ -147,6 +148,15 @@ def test_a_revoked_share_link_stops_working(client, alice_client, sealed_entry):
     entry.refresh_from_db()
     assert entry.share_token != old
     assert client.get(reverse("journal:shared", args=[old])).status_code == 404
+
+
+def test_a_share_link_reaches_only_the_seals_of_its_own_entry(client, alice, alice_client, sealed_entry):
+    entry, seal = sealed_entry
+    other = services.share(services.record_drawn(alice, spread="one", reversals=False))
+
+    response = client.get(reverse("journal:shared_seal_file", args=[other.share_token, seal.pk, "png-a5"]))
+
+    assert response.status_code == 404
 
 
 def test_a_made_up_share_token_is_404(client, sealed_entry):

@@ -78,6 +78,30 @@ def test_the_pdf_page_has_the_papers_size_in_points(size):
     assert height == pytest.approx(height_mm / 25.4 * 72, abs=0.01)
 
 
+@pytest.mark.parametrize("size", PAPER)
+def test_the_pdf_draws_inside_the_print_margin_and_centred(size):
+    from pypdf import PdfReader
+
+    pdf = render_seal(CARDS, WORDS, "pdf", size)
+    content = PdfReader(io.BytesIO(pdf)).pages[0].get_contents().get_data().decode("latin-1")
+    number = r"(-?[\d.]+)"
+    # Every point a path passes through (moveto, lineto, curve points) and every place a
+    # glyph is set (its translation), in points.
+    points = [(float(x), float(y)) for x, y in re.findall(rf"{number} {number} [ml]\b", content)]
+    for curve in re.findall(rf"{number} {number} {number} {number} {number} {number} c\b", content):
+        values = [float(v) for v in curve]
+        points += list(zip(values[0::2], values[1::2]))
+    points += [(float(x), float(y)) for x, y in re.findall(rf"1 0 0 1 {number} {number} cm", content)
+               if (x, y) != ("0", "0")]
+    width, height = (v / 25.4 * 72 for v in PAPER[size][0])
+    margin = min(width, height) * 0.1
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    assert len(points) > 100
+    assert margin - 1 <= min(xs) and max(xs) <= width - margin + 1
+    assert margin - 1 <= min(ys) and max(ys) <= height - margin + 1
+    assert abs(min(xs) + max(xs) - width) < 2 and abs(min(ys) + max(ys) - height) < 2
+
+
 def test_the_pdf_embeds_the_dejavu_fonts_and_names_no_other():
     pdf = render_seal(["M1", "Qc"], ["will", "empathy"], "pdf", "a4")
     fonts = set(re.findall(rb"/BaseFont /(?:[A-Z]{6}\+)?([\w-]+)", pdf))
