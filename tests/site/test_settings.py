@@ -98,6 +98,23 @@ def test_behind_a_proxy_allauth_takes_the_client_address_the_proxy_passes_on():
     assert setting("ALLAUTH_TRUSTED_PROXY_COUNT", BEHIND_PROXY="on", TRUSTED_PROXY_COUNT="2") == 2
 
 
+def test_redis_url_makes_redis_the_broker_the_result_store_and_the_cache(tmp_path):
+    with_redis = {"REDIS_URL": "redis://127.0.0.1:6379/7", "DATA_DIR": str(tmp_path)}
+
+    assert setting("CELERY_BROKER_URL", **with_redis) == "redis://127.0.0.1:6379/7"
+    assert setting("CELERY_RESULT_BACKEND", **with_redis) == "redis://127.0.0.1:6379/7"
+    assert setting("CACHES['default']['BACKEND']", **with_redis) == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_without_redis_the_broker_and_the_cache_live_in_the_data_folder(tmp_path):
+    without = {"REDIS_URL": "", "DATA_DIR": str(tmp_path)}
+
+    assert setting("CELERY_BROKER_URL", **without) == "filesystem://"
+    assert setting("CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in']", **without) == str(tmp_path / "broker" / "queue")
+    assert setting("CELERY_RESULT_BACKEND", **without) == (tmp_path / "results").as_uri()
+    assert setting("CACHES['default']['LOCATION']", **without) == str(tmp_path / "cache")
+
+
 def test_development_mail_is_written_to_files_in_the_data_folder(tmp_path):
     result = manage("sendtestemail", "someone@example.com", DATA_DIR=str(tmp_path))
 
