@@ -7,8 +7,9 @@ Moves, beyond the shared ones of ``starfield_rules``:
     your own Gift Field both offer one (otherwise the draw happens by itself)
 ``{"type": "play", "card": M, "to": space}``              a Major onto the Starfield
 ``{"type": "play", "card": m, "column": 0-2}``           a Minor onto your Material Plane
-``{"type": "give", "card": c, "to": "gift:n"}``          any hand card, face up, onto your
-    partner's empty Gift Field (only while the deck lasts)
+``{"type": "give", "card": c, "to": "gift:n"}``          a hand card, face up, onto your
+    partner's empty Gift Field (only while the deck lasts, and never a card that was given
+    before, so cards cannot be handed to and fro forever)
 ``{"type": "match", "cards": [...]}``                    Numerology: which set leaves next
 ``{"type": "negate", "cards": [a, b]}`` / ``{"type": "raise"}``     court negation, or none
 ``{"type": "discard", "card": c}`` / ``{"type": "refill"}``          after a negation

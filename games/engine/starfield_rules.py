@@ -22,6 +22,10 @@ State (plain JSON data; ``dumps`` gives it byte for byte):
 ``phase``     ``draw`` | ``play`` | ``choose_set`` | ``negate`` | ``discard`` | ``place`` |
               ``over`` (the names Know Thyself uses for the same steps)
 ``turn``      the seat whose turn it is
+``gifts``     Lovers' Discourse: ``[field of seat 0, field of seat 1]``, each ``None`` or
+              ``{"card", "locked"}``
+``given``     Lovers' Discourse: every card that has been given once (public: gifts lie
+              face up), since a gift is never passed on again
 ``events``    what the reading remembers (first contact, first resolution by the other
               seat, ...)
 ``log``       what happened, for people; a seat's draws are only shown to that seat
@@ -129,6 +133,7 @@ class StarfieldGame(Rules):
         })
         if self.uses_gifts:
             state["gifts"] = [None, None]
+            state["given"] = []
         for seat in (0, 1):
             self._draw(state, seat, HAND_START)
         self._begin_turn(state, 0)
@@ -400,6 +405,9 @@ class StarfieldGame(Rules):
                 return f"A gift goes on your partner's Gift Field, {partner}."
             if not state["deck"]:
                 return "Once the deck is empty no more cards may be given."
+            if card in state.get("given", ()):
+                return (f"{label(card)} came to you as a gift, and a gift is never passed on "
+                        "again.")
             return f"Your partner's Gift Field ({starfield.GIFT_NAMES[partner]}) is not empty."
         if kind == "take":
             gift = state["gifts"][seat]
@@ -573,10 +581,14 @@ class StarfieldGame(Rules):
             else:
                 moves += [{"type": "play", "card": card, "column": c} for c in columns]
         if self.uses_gifts and state["deck"]:
-            # No giving once the deck is empty, so no game can pass cards back and forth forever.
+            # No giving once the deck is empty (RULINGS), and no card given twice: partners who
+            # kept taking instead of drawing could otherwise hand cards to and fro while the
+            # deck waits. With each card given at most once, a game has at most 78 gifts and
+            # 78 plays, so it always ends.
             partner_gift = starfield.gift_of(1 - seat)
             if state["gifts"][1 - seat] is None:
-                moves += [{"type": "give", "card": c, "to": partner_gift} for c in hand]
+                given = state.get("given", ())
+                moves += [{"type": "give", "card": c, "to": partner_gift} for c in hand if c not in given]
         return moves
 
     def _play_card(self, state: State, seat: int, move: Move) -> None:
@@ -595,6 +607,7 @@ class StarfieldGame(Rules):
     def _give(self, state: State, seat: int, card: str, gift: str) -> None:
         state["hands"][seat].remove(card)
         state["gifts"][starfield.seat_of_gift(gift)] = {"card": card, "locked": False}
+        state.setdefault("given", []).append(card)  # states saved before this key lacked it
         self._log(state, seat, "give", card=card, to=gift)
         self._end_turn(state, seat)
 

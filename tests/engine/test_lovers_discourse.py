@@ -546,6 +546,19 @@ def test_no_gift_onto_your_own_field_an_occupied_one_or_once_the_deck_is_empty()
     assert "deck is empty" in refused(state, 0, {"type": "give", "card": "5s", "to": "gift:1"})
 
 
+def test_a_card_that_came_as_a_gift_is_never_given_again():
+    # Seat 0 gives the 5 of Swords; seat 1 takes it instead of drawing and may not hand it
+    # straight back (nor later), though any other card may still go.
+    state = arrange(hands=(["5s", "M1"], ["2c"]))
+    state = act(state, 0, "give", card="5s", to="gift:1")
+    state = act(state, 1, "take", card="5s")
+    assert {m["card"] for m in moves(state, 1, "give")} == {"2c"}
+    message = refused(state, 1, {"type": "give", "card": "5s", "to": "gift:0"})
+    assert "Five of Swords came to you as a gift" in message
+    state = act(state, 1, "play", card="5s", column=0)
+    assert state["given"] == ["5s"]
+
+
 # --- victory and defeat -----------------------------------------------------------------------
 
 def test_both_win_the_moment_all_thirteen_spaces_hold_resolved_majors():

@@ -1,12 +1,12 @@
-"""Lovers' Discourse played by random partners over many seeds: every game ends, the 78
-cards are conserved after every move, a replay of the record is byte-identical, no view
-ever shows what its seat may not know, and moves off the legal list are refused."""
+"""Lovers' Discourse played by random partners over many seeds: every game ends (even
+between partners who pass cards through the Gift Fields whenever they can), the 78 cards are
+conserved after every move, a replay of the record is byte-identical, no view ever shows
+what its seat may not know, and moves off the legal list are refused."""
 
 from __future__ import annotations
 
 import json
 import random
-import re
 
 import pytest
 
@@ -17,7 +17,6 @@ from games.engine.cards import DECK, is_card, label
 LD = get_rules("lovers_discourse")
 VARIANTS = ["standard", "meditative", "fated", "numerology", ["meditative", "fated", "numerology"]]
 MOVE_CAP = 5000
-CODE = re.compile(r'"([^"]{2,3})"')
 # Rather build than wander: a bot that mostly prefers placing and playing to the board.
 PREFERENCE = {"place": 0, "play": 1, "take": 2, "draw": 2, "negate": 3, "match": 3, "lock": 4,
               "raise": 4, "refill": 4, "discard": 5, "give": 5}
@@ -42,15 +41,30 @@ def public_cards(state: dict) -> set[str]:
     return seen
 
 
+def strings(data) -> list[str]:
+    """Every string in a JSON-like value, keys included."""
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [s for k, v in data.items() for s in [k, *strings(v)]]
+    if isinstance(data, list):
+        return [s for v in data for s in strings(v)]
+    return []
+
+
 def cards_named(view: dict) -> set[str]:
-    """Every card a view names: by code anywhere, by name in its sentences."""
-    found = {c for c in CODE.findall(json.dumps(view)) if is_card(c)}
-    words = view["prompt"] + json.dumps(view["outcome"])
-    return found | {c for c in DECK if label(c) in words}
+    """Every card a view names: by code in any field, by name in any sentence."""
+    texts = strings(view)
+    words = "\n".join(texts)
+    return {t for t in texts if is_card(t)} | {c for c in DECK if label(c) in words}
 
 
 def check_views(state: dict, seen: set[str], held: list[set[str]]) -> None:
     hidden = set(state["deck"]) | set(state["discard"]) | set(state["hands"][0]) | set(state["hands"][1])
+    if state["end"] and state["sacred"]:
+        # Numerology's sacred card was turned face up before the deal; the view names it
+        # once the game is over.
+        hidden.discard(state["sacred"]["card"])
     for seat in (0, 1, None):
         knows = seen | (held[seat] if seat is not None else set())
         secret = (hidden - knows) - (set(state["hands"][seat]) if seat is not None else set())
@@ -147,3 +161,37 @@ def test_random_partners_finish_conserve_cards_replay_exactly_and_never_peek(var
         assert reading["complete"] and json.loads(json.dumps(reading)) == reading
         assert len(reading["positions"]) == 3
     assert results.get("loss")
+
+
+def pass_whenever_possible(rnd: random.Random, legal: list[dict]) -> dict:
+    """A pair of partners set on stalling: take the gift rather than draw, give rather than
+    play, and otherwise anything."""
+    for kind in ("take", "give"):
+        options = [m for m in legal if m["type"] == kind]
+        if options:
+            return rnd.choice(options)
+    return rnd.choice(legal)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_partners_passing_gifts_whenever_they_can_still_reach_an_end(seed):
+    # Each card is given at most once and played at most once (a played card never comes
+    # back to a hand), so a game has at most 78 gives and 78 plays: 156 turns.
+    rnd = random.Random(seed)
+    state = LD.new_game(seed, 2, {"variant": VARIANTS[seed % len(VARIANTS)]})
+    turns = 0
+    while LD.to_act(state):
+        seat = LD.to_act(state)[0]
+        move = pass_whenever_possible(rnd, LD.legal_moves(state, seat))
+        turns += move["type"] in ("play", "give")
+        assert turns <= 2 * len(DECK), "a turn beyond the bound: cards go round in circles"
+        state = LD.apply(state, seat, move)
+    check_zones(LD.zones(state), DECK)
+    gives = [e for e in LD.view(state, 0)["log"] if e["event"] == "give"]
+    assert gives and len({e["card"] for e in gives}) == len(gives)
+
+
+def test_the_peek_check_finds_a_card_in_any_field_or_sentence():
+    # A code right after a key ("card": "9c") or a name inside any sentence counts as shown.
+    view = {"log": [{"event": "lock", "card": "9c"}], "x": {"y": "you drew the Ace of Cups"}}
+    assert cards_named(view) == {"9c", "Ac"}
