@@ -360,6 +360,8 @@ def test_the_game_ends_when_a_seat_holds_only_majors_it_cannot_place():
     state = act(state, 0, "play", card="2c", column=0)
     assert state["end"]["how"] == "blocked" and state["end"]["obstacle"] == "M15"
     assert WP.outcome(state)["result"] == "draw"  # nothing resolved: 0 to 0
+    blunder = {p["id"]: p for p in WP.reading(state)["positions"]}["blunder"]
+    assert blunder["card"] == "M15"  # the unplayable card: the Major it drew last
 
 
 def test_the_game_ends_when_a_seat_has_no_card_at_all():

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 
 import pytest
 
@@ -18,7 +17,6 @@ WP = get_rules("warring_planets")
 FORFEIT = {"type": "forfeit"}
 VARIANTS = ["standard", "noble", "outnumber", ["noble", "outnumber"]]
 MOVE_CAP = 5000
-CODE = re.compile(r'"([^"]{2,3})"')
 PREFERENCE = {"place": 0, "attack": 1, "play": 1, "guard": 2}
 
 
@@ -40,10 +38,22 @@ def public_cards(state: dict) -> set[str]:
     return seen
 
 
+def strings(data) -> list[str]:
+    """Every string in a JSON-like value, keys included."""
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [s for k, v in data.items() for s in [k, *strings(v)]]
+    if isinstance(data, list):
+        return [s for v in data for s in strings(v)]
+    return []
+
+
 def cards_named(view: dict) -> set[str]:
-    found = {c for c in CODE.findall(json.dumps(view)) if is_card(c)}
-    words = view["prompt"] + json.dumps(view["outcome"])
-    return found | {c for c in DECK if label(c) in words}
+    """Every card a view names: by code in any field, by name in any sentence."""
+    texts = strings(view)
+    words = "\n".join(texts)
+    return {t for t in texts if is_card(t)} | {c for c in DECK if label(c) in words}
 
 
 def check_views(state: dict, seen: set[str], held: list[set[str]]) -> None:
