@@ -28,6 +28,10 @@ player must decide now:
 ``tower``       The Tower: which encountered cards fall (``target``, then ``done``)
 ``gate``        The Gate: which card to take from the discard pile (``take``)
 ``pay``         the second court paid for assistance or inspiration (``pay``)
+``discarding``  two or more cards leave together (an encounter's end, The Wheel of Fortune's
+                hand, The Magician's stack): the player puts them on the discard pile one
+                at a time (``discard``), or the rest at once in the usual order
+                (``discard_rest``)
 ``over``        the game has ended; ``result`` says how
 
 Steps still to run after a choice (the rest of an encounter's resolution, say) wait in the
@@ -49,7 +53,7 @@ from .tree import ADJACENT, ROOT, SPACE_NAMES, SPACES
 SLUG = "dream_odyssey"
 REST_PHASES = ("travel", "arrive")
 CHOICE_PHASES = ("guard", "draw", "hope", "introspect", "priestess", "keep", "order", "bargain",
-                 "tower", "gate", "pay")
+                 "tower", "gate", "pay", "discarding")
 PILES = ("deck:minors", "discard:minors")
 SUN_MOON = ("sun", "moon")
 _ORDER = {c: i for i, c in enumerate(DECK)}
@@ -153,6 +157,10 @@ class DreamOdyssey(Rules):
             "wounds": [None] * WOUND_FIELDS,
             "encounter": None,
             "peek": [],  # cards out of a pile while a power or the lost-encounter peek decides
+            # Cards leaving together, in the usual order (the last placed ends on top), until
+            # the player has put them on the discard pile; ``public`` says whether a spectator
+            # saw them where they came from (an encounter) or not (a hand, a face-down stack).
+            "discarding": {"cards": [], "public": True},
             "world": {"crown": crown_major, "landscape": landscape, "type": world_type},
             "gained": [{"card": party[0], "from": "start"}],
             "crown_party": [],
@@ -183,6 +191,12 @@ class DreamOdyssey(Rules):
             raise ValueError(f"options[{key!r}] must list each of {what} exactly once, "
                              "first drawn first")
         return list(pile)
+
+    def loads(self, text: str) -> State:
+        state = super().loads(text)
+        # A game saved before discards were laid down by choice has nothing waiting.
+        state.setdefault("discarding", {"cards": [], "public": True})
+        return state
 
     # --- small queries ------------------------------------------------------------------------
 
@@ -234,6 +248,27 @@ class DreamOdyssey(Rules):
 
     def _discard(self, state: State, card: str) -> None:
         (state["majors_discard"] if card[0] == "M" else state["minors_discard"]).insert(0, card)
+
+    @staticmethod
+    def _lay_aside(state: State, card: str) -> None:
+        """An encounter's card bound for the discard pile: it waits, still on the table, so
+        the player can lay the encounter's cards down together in the order they choose."""
+        state["discarding"]["cards"].append(card)
+
+    def _discard_together(self, state: State, cards: list[str], public: bool) -> None:
+        """Several cards discarded at once (listed in the usual order, the last ends on top)."""
+        state["discarding"] = {"cards": state["discarding"]["cards"] + cards, "public": public}
+        self._settle_discards(state)
+
+    def _settle_discards(self, state: State) -> None:
+        # "You may discard cards in any order": asked only when there is an order to choose.
+        waiting = state["discarding"]["cards"]
+        if len(waiting) > 1:
+            self._ask(state, "discarding")
+            return
+        for card in waiting:
+            self._discard(state, card)
+        state["discarding"] = {"cards": [], "public": True}
 
     def _ensure_deck(self, state: State) -> None:
         # "If the Minors deck runs out of cards, shuffle the discard pile to create a new deck."
@@ -404,6 +439,9 @@ class DreamOdyssey(Rules):
             return [{"type": "take", "card": c} for c in state["minors_discard"]]
         if kind == "pay":
             return [{"type": "pay", "card": c} for c in self._courts(state)]
+        if kind == "discarding":
+            return ([{"type": "discard", "card": c} for c in state["discarding"]["cards"]]
+                    + [{"type": "discard_rest"}])
         raise AssertionError(f"unknown choice {kind}")
 
     def normalise_move(self, move: Move) -> Move:
@@ -583,10 +621,11 @@ class DreamOdyssey(Rules):
             fresh = state["minors_discard"][:n]
             del state["minors_discard"][:n]
             # Take the replacements first, so the old stack is not simply drawn back.
-            state["minors_discard"][:0] = space["stack"]
-            space["stack"] = fresh
+            old, space["stack"] = space["stack"], fresh
             self._tale(state, f"The cards guarding {_space(move['to'])} melt away and others "
                               "take their place.")
+            # The usual order leaves the old stack's top card on top of the pile.
+            self._discard_together(state, old[::-1], public=False)
         elif major == "M2":
             pile = state["minors"] if move["to"] == "deck:minors" else state["minors_discard"]
             state["peek"] = pile[-PRIESTESS_LOOK:]
@@ -603,15 +642,12 @@ class DreamOdyssey(Rules):
         elif major == "M9":
             state["queue"] += [["draw_choice"], ["draw_choice"]]
         elif major == "M10":
-            n = len(state["hand"])
-            for card in state["hand"]:
-                self._discard(state, card)
-            state["hand"] = []
+            hand, state["hand"] = state["hand"], []
+            n = len(hand)
             self._tale(state, f"You let go of all {n} card{'s' if n != 1 else ''} in your hand.")
-            for _ in range(n):
-                self._draw(state, "top")
-            while len(state["hand"]) < WHEEL_MINIMUM and self._can_draw(state):
-                self._draw(state, "top")
+            # The draws wait until the hand is on the discard pile, in the order chosen.
+            state["queue"].insert(0, ["wheel_draws", n])
+            self._discard_together(state, hand, public=False)
         elif major == "M12":
             card = move["cards"][0]
             state["hand"].remove(card)
@@ -722,6 +758,16 @@ class DreamOdyssey(Rules):
             state["party"].remove(card)
             self._discard(state, card)
             self._help_arrives(state, choice["end"], [choice["first"], card])
+        elif kind == "discarding":
+            waiting = state["discarding"]["cards"]
+            if move["type"] == "discard_rest":
+                for c in waiting:
+                    self._discard(state, c)
+                waiting.clear()
+            else:
+                waiting.remove(card)
+                self._discard(state, card)
+            self._settle_discards(state)
 
     def _place_one(self, state: State, end: str, card: str) -> None:
         state["peek"].remove(card)
@@ -792,7 +838,7 @@ class DreamOdyssey(Rules):
         if (enc["fool"] and rank_of(pip) == "A") or pip in enc["kept"]:
             state["hand"].append(pip)
         else:
-            self._discard(state, pip)
+            self._lay_aside(state, pip)
 
     def _step_wound_slot(self, state: State, i: int) -> None:
         card = state["encounter"]["slots"][i]["pip"]
@@ -825,7 +871,7 @@ class DreamOdyssey(Rules):
                 state["party"].append(card)
                 self._tale(state, f"Justice keeps the {CARDS[card].name} at your side.")
             else:
-                self._discard(state, card)
+                self._lay_aside(state, card)
             return
         if threat["source"] == "slot":
             slot = state["encounter"]["slots"][threat["slot"]]
@@ -859,6 +905,12 @@ class DreamOdyssey(Rules):
         if self._can_draw(state):
             self._ask(state, "draw")
 
+    def _step_wheel_draws(self, state: State, n: int) -> None:
+        for _ in range(n):
+            self._draw(state, "top")
+        while len(state["hand"]) < WHEEL_MINIMUM and self._can_draw(state):
+            self._draw(state, "top")
+
     def _step_crown(self, state: State) -> None:
         enc = state["encounter"]
         if enc["kind"] != "sefira" or enc["space"] != "crown":
@@ -866,13 +918,14 @@ class DreamOdyssey(Rules):
         self._note_crown(state)
         if any(s["state"] == "open" for s in enc["slots"]):
             return
-        # Victory: the encounter's cards go to the discard, the Crown Major stays where it is.
+        # Victory: the encounter's cards go to the discard (in the usual order: the game is
+        # over, so no order is asked), the Crown Major stays where it is.
         for slot in enc["slots"]:
             for court in slot["boosts"]:
-                self._discard(state, court)
+                self._lay_aside(state, court)
             slot["boosts"] = []
             if slot["state"] == "defeated":
-                self._discard(state, slot["card"])
+                self._lay_aside(state, slot["card"])
                 slot["state"] = "gone"
         state["spaces"]["crown"]["won"] = True
         crown = state["spaces"]["crown"]["major"]
@@ -904,10 +957,16 @@ class DreamOdyssey(Rules):
     def _clear_defeated(self, state: State) -> None:
         for slot in state["encounter"]["slots"]:
             if slot["state"] == "defeated":
-                self._discard(state, slot["card"])
+                self._lay_aside(state, slot["card"])
                 slot["state"] = "gone"
 
     def _step_outcome(self, state: State) -> None:
+        self._judge_outcome(state)
+        # The encounter's cards are laid on the discard pile before the lost encounter's
+        # peek (queued by the judgement) and the draw after the encounter.
+        self._settle_discards(state)
+
+    def _judge_outcome(self, state: State) -> None:
         enc = state["encounter"]
         won = not any(s["state"] == "open" for s in enc["slots"])
         self._clear_defeated(state)
@@ -918,9 +977,9 @@ class DreamOdyssey(Rules):
             if won:
                 self._gain(state, trigger, ", won over on the road")
             else:
-                self._discard(state, trigger)
+                self._lay_aside(state, trigger)
                 for slot in standing:
-                    self._discard(state, slot["card"])
+                    self._lay_aside(state, slot["card"])
                     slot["state"] = "gone"
                 self._tale(state, f"The {person.lower()} turns away from you, unconvinced.")
                 state["queue"].insert(0, ["peek_lost"])
@@ -974,9 +1033,9 @@ class DreamOdyssey(Rules):
         standing = [s for s in enc["slots"] if s["state"] == "open"]
         if enc["kind"] == "travel":
             trigger, enc["trigger"] = enc["trigger"], None
-            self._discard(state, trigger)
+            self._lay_aside(state, trigger)
             for slot in standing:
-                self._discard(state, slot["card"])
+                self._lay_aside(state, slot["card"])
             self._tale(state, f"The Chariot carries you away from the "
                               f"{self._person(state, trigger).lower()}.")
         else:
@@ -986,6 +1045,7 @@ class DreamOdyssey(Rules):
                               f"{self._place(state, space['major']).lower()}.")
         for slot in standing:
             slot["state"] = "gone"
+        self._settle_discards(state)
 
     def _step_after_draw(self, state: State) -> None:
         # "Finally, whether you won or lost, draw 1 Minor after every encounter."
@@ -1001,6 +1061,11 @@ class DreamOdyssey(Rules):
             state["phase"] = "travel"
 
     def _finish(self, state: State, result: str, reason: str) -> None:
+        # Cards still waiting (a fourth wound or the Crown's victory mid-resolution) go down
+        # in the usual order: with the game over, their order no longer matters.
+        for card in state["discarding"]["cards"]:
+            self._discard(state, card)
+        state["discarding"] = {"cards": [], "public": True}
         state["result"] = {"result": result, "reason": reason}
         state["phase"] = "over"
         state["choice"] = None
@@ -1029,6 +1094,7 @@ class DreamOdyssey(Rules):
             "party:0": list(state["party"]),
             "wounds": self._wounds(state),
             "peek": list(state["peek"]),
+            "discarding": list(state["discarding"]["cards"]),
             "encounter": self._encounter_cards(state),
         }
         for s in SPACES:
@@ -1085,6 +1151,11 @@ class DreamOdyssey(Rules):
             "majors_deck_count": len(state["majors"]),
             "minors_discard": list(state["minors_discard"]),
             "majors_discard": list(state["majors_discard"]),
+            # Cards on their way to the discard pile, in the usual order (the last would end
+            # on top): the player's own face-up cards; a spectator sees them only if they
+            # were on show where they came from (an encounter), else just how many.
+            "discarding": self._discarding_view(state, player),
+            "discarding_count": len(state["discarding"]["cards"]),
             "encounter": self._encounter_view(state),
             "choice": self._choice_view(state, player),
             "tale": [line[-1] if player else line[0] for line in state["tale"]],
@@ -1102,6 +1173,11 @@ class DreamOdyssey(Rules):
             # public lines, as during play, so the end does not reveal the hand.
             reading["tale"] = [line[0] for line in state["tale"]]
         return reading
+
+    @staticmethod
+    def _discarding_view(state: State, player: bool) -> list[str] | None:
+        pending = state["discarding"]
+        return list(pending["cards"]) if player or pending["public"] else None
 
     def _encounter_view(self, state: State) -> dict | None:
         enc = state["encounter"]
@@ -1184,6 +1260,9 @@ class DreamOdyssey(Rules):
             return "Take any card from the discard pile."
         if phase == "pay":
             return "Choose the second court card to send."
+        if phase == "discarding":
+            return ("Put these cards on the discard pile one at a time, in any order (the last "
+                    "placed ends on top), or discard the rest in the usual order.")
         return state["result"]["reason"] if state["result"] else ""
 
     def reading(self, state: State) -> dict:
@@ -1249,7 +1328,17 @@ class DreamOdyssey(Rules):
             if kind in ("draw_top", "draw_bottom"):
                 return f"Draw from the {'top' if kind == 'draw_top' else 'bottom'} of the deck"
             if kind == "discard":
+                if state["phase"] == "discarding":
+                    waiting = state["discarding"]["cards"]
+                    if len(waiting) == 2:
+                        other = next(c for c in waiting if c != card)
+                        return f"Discard {_the(card)}, then {_the(other)} on top of it"
+                    return f"Discard {_the(card)} next"
                 return f"Discard {_the(card)}"
+            if kind == "discard_rest":
+                waiting = state["discarding"]["cards"]
+                return (f"Discard the {len(waiting)} cards in the usual order "
+                        f"({_the(waiting[-1])} ends on top)")
             if kind == "replace":
                 return f"Put {_the(card)} back and keep the other two"
             if kind == "keep":
@@ -1322,6 +1411,12 @@ class DreamOdyssey(Rules):
             return "\"cards\" must be a list of card codes."
         if kind == "power" and phase in REST_PHASES + ("encounter",):
             return self._explain_power(state, move, offered)
+        if kind == "discard_rest":
+            if phase != "discarding":
+                return f"No cards are waiting to be discarded now. {self.prompt(state)}"
+            return "\"discard_rest\" names no card: it discards every card still waiting."
+        if phase == "discarding" and kind == "discard" and isinstance(card, str):
+            return f"{_cap(_the(card))} is not among the cards waiting to be discarded."
         needs = {m_key for m in offered if m["type"] == kind for m_key in m} - set(move)
         if needs:
             return f"This move needs {', '.join(repr(k) for k in sorted(needs))}."

@@ -1,7 +1,8 @@
 """Dream Odyssey: the Tree of Life as a journey.  Each Sefira shows whether it is won,
 within reach or not yet, its Major (face up once reached), the size of its stack of Minors
 and the one card on top that may be seen; the traveller's position; the encounter being
-fought; the hand, the Party of court cards and the wounds."""
+fought; the cards waiting to be laid on the discard pile; the hand, the Party of court cards
+and the wounds."""
 
 from __future__ import annotations
 
@@ -74,6 +75,11 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
     choice = view.get("choice") or {}
     if isinstance(choice, dict) and choice.get("cards"):
         rows.append({"title": "Cards you are looking at", "cards": cards(choice["cards"])})
+    # Cards leaving together (an encounter's end, say), laid on the discard pile one at a
+    # time: picked like any card, above the hand.  A spectator who never saw them (a hand,
+    # a face-down stack) gets only their number, with the piles.
+    discarding = view.get("discarding")
+    waiting = cards(discarding) if isinstance(discarding, list) else []
     hand = view.get("hand")
     hand_info = cards(hand) if isinstance(hand, list) else None
     # Anything else a move names (a card in the discard pile for The Gate, say) is shown
@@ -87,6 +93,8 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
     for key, title in (("minors_discard", "Minors discarded"), ("majors_discard", "Majors discarded")):
         if view.get(key):
             piles.append({"title": title, "count": len(view[key]), "cards": [card_info(c) for c in view[key]]})
+    if view.get("discarding_count") and not isinstance(discarding, list):
+        piles.append({"title": "Waiting to be discarded", "count": view["discarding_count"], "cards": None})
     facts = [("At", tree_board.SPACE_NAMES.get(position, position))] if position else []
     if view.get("score") is not None:
         facts.append(("Score", view["score"]))
@@ -97,6 +105,9 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         prompt=view.get("prompt") or "",
         hand=hand_info,
         hand_count=view.get("hand_count"),
+        waiting=waiting,
+        waiting_label=("To the discard pile, one at a time (the last placed ends on top)"
+                       if view.get("phase") == "discarding" else "On their way to the discard pile"),
         cells=cells,
         lines=lines,
         board_width=5,

@@ -9,6 +9,10 @@ pips first, courts last, so unnamed stacks and the opening hand hold no surprise
 
 ``act`` applies a move and then proves the invariants every state must keep: each of the
 78 cards in exactly one zone, and no view (player or spectator) holding a hidden card.
+
+Two or more cards leaving together (an encounter's end, say) wait in the ``discarding``
+phase for the player to order them; ``resolve`` and ``laid_down`` put them down in the usual
+order (``discard_rest``) for the scenarios that are not about that order.
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ def hidden_codes(state: dict, seat: int | None) -> set[str]:
         hidden |= set(stack[1:] if space["open"] else stack)
     if seat is None:
         hidden |= set(state["hand"]) | set(state["peek"])
+        if not state["discarding"]["public"]:  # a hand or a stack on its way to the pile
+            hidden |= set(state["discarding"]["cards"])
     return hidden
 
 
@@ -148,6 +154,18 @@ def settle(state: dict) -> dict:
         move = dict(DO.legal_moves(state, 0)[0])
         state = act(state, move.pop("type"), **move)
     return state
+
+
+def laid_down(state: dict) -> dict:
+    """If cards wait to be discarded together, put them down in the usual order."""
+    if state["phase"] == "discarding":
+        state = act(state, "discard_rest")
+    return state
+
+
+def resolve(state: dict) -> dict:
+    """Resolve the encounter, laying its discards down in the usual order if it asks."""
+    return laid_down(act(state, "resolve"))
 
 
 def slots(state: dict) -> list[str]:

@@ -16,8 +16,8 @@ from games.engine.cards import MAJORS, MINORS
 from games.engine.dream_tables import COURT_PEOPLE, LANDSCAPES, PLACES, STACK_SIZES
 from games.engine.tree import ADJACENT, SPACES
 
-from .dream_odyssey_support import (DO, act, check, codes_in, discard_pile, moves_of, new, play,
-                                    refused, settle, slot_of, slots, stacked,
+from .dream_odyssey_support import (DO, act, check, codes_in, discard_pile, laid_down, moves_of,
+                                    new, play, refused, resolve, settle, slot_of, slots, stacked,
                                     travel)
 
 
@@ -161,7 +161,7 @@ def test_winning_a_travel_encounter_wins_the_court_then_the_journey_goes_on():
                 stacks={"victory": ["As", "2s"]})
     state = act(state, "travel", to="victory")
     state = play(state, "7c", "6w")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert "Nc" in state["party"]
     assert "8p" in state["hand"]  # the draw after the encounter
     assert state["phase"] == "arrive" and state["position"] == "victory"
@@ -173,10 +173,10 @@ def test_losing_a_travel_encounter_discards_the_court_and_the_unbeaten_card():
     state = new(party="M0", hand=("2c", "3c", "4c"), draws=("Kc", "9w", "8p", "7p"))
     state = act(state, "travel", to="victory")
     state = play(state, "2c", "9w")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["wounds"][0] == "2c"
     bottom = state["minors"][-3:]
-    state = act(state, "draw_top")  # the wound's draw
+    state = laid_down(act(state, "draw_top"))  # the wound's draw, then the discards
     assert "8p" in state["hand"]
     # the lost encounter: peek at the bottom three, discard one, the rest go back
     assert state["phase"] == "introspect"
@@ -195,7 +195,7 @@ def test_travelling_to_an_overcome_sefira_arrives_at_once_with_no_draw():
     state = travel(state, "foundation")
     state = play(state, "9c", "2s")
     state = play(state, "9s", "3s")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["won"]
     state = _finish_encounter_quickly(act(state, "travel", to="victory"))
     # back through the overcome Foundation: no draw, no encounter
@@ -227,7 +227,7 @@ def test_a_pip_equal_to_the_encountered_card_defeats_it():
     state = travel(state, "foundation")
     state = play(state, "6c", "6s")
     state = play(state, "2c", "Ap")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["won"]
     assert state["wounds"] == [None] * 4
     assert {"6c", "6s", "2c", "Ap"} <= set(state["minors_discard"])
@@ -239,7 +239,7 @@ def test_a_lower_pip_takes_a_wound_and_the_wound_draws_from_top_or_bottom():
     state = travel(state, "foundation")
     state = play(state, "2c", "9s")
     state = play(state, "3c", "Ap")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["wounds"] == ["2c", None, None, None]
     assert state["phase"] == "draw"
     bottom = state["minors"][-1]
@@ -271,7 +271,7 @@ def test_encountered_cards_beyond_the_hand_simply_remain_unbeaten():
     check(state)
     state = play(state, "9c", "5s")
     assert state["hand"] == [] and moves_of(state, "resolve")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["stack"] == ["6s"]  # unbeaten, back on its Sefira
 
 
@@ -281,7 +281,7 @@ def test_winning_a_sefira_encounter_takes_its_major_and_opens_its_neighbours():
     state = travel(state, "foundation")
     state = play(state, "9c", "2s")
     state = play(state, "9s", "3s")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert "M6" in state["party"]
     assert state["spaces"]["foundation"] == {"major": None, "stack": [], "open": True, "won": True}
     assert state["spaces"]["spirit"]["open"]
@@ -299,7 +299,7 @@ def test_losing_a_sefira_encounter_puts_the_unbeaten_cards_back_on_their_sefira(
     state = travel(state, "foundation")
     state = play(state, "9c", "5s")
     state = play(state, "2c", "8p")
-    state = act(state, "resolve")
+    state = resolve(state)
     state = act(state, "draw_top")
     assert state["spaces"]["foundation"]["stack"] == ["8p"]
     assert not state["spaces"]["foundation"]["won"]
@@ -313,7 +313,7 @@ def test_a_lost_encounter_peeks_at_the_bottom_three_discards_one_and_orders_the_
     state = travel(state, "foundation")
     state = play(state, "2c", "9s")
     state = play(state, "3c", "8s")
-    state = act(state, "resolve")
+    state = resolve(state)
     state = act(state, "draw_top")
     bottom = state["minors"][-3:]
     state = act(state, "draw_top")
@@ -330,18 +330,118 @@ def test_a_lost_encounter_peeks_at_the_bottom_three_discards_one_and_orders_the_
     assert state["minors"][-2:] == [bottom[2], bottom[0]]  # the last placed is undermost
 
 
-def test_cards_leaving_an_encounter_together_are_discarded_in_a_fixed_order():
-    # The reading of "you may discard cards in any order": no choice is asked; judged pips
-    # in row order, then the Party courts, then the defeated encountered cards, last on top.
+def _won_with_a_page():
+    """A Sefira encounter won with two pips, one augmented by a Party Page, just resolved:
+    five cards leave together (the usual order: pips, the court, the defeated, last on top)."""
     state = new(party="M9", hand=("Ps", "9c", "8s", "4c"), stacks={"foundation": ["2s", "9p"]},
                 draws=("5w", "6w"))
     state = travel(state, "foundation")
     state = play(state, "9c", "2s")
     state = play(state, "8s", "9p")
     state = act(state, "augment", card="Ps", to=slot_of(state, "9p"))
-    state = act(state, "resolve")
+    return act(state, "resolve")
+
+
+def test_cards_leaving_an_encounter_together_wait_for_the_player_to_lay_them_down():
+    # "Remember: you may discard cards in any order!"
+    state = _won_with_a_page()
+    assert state["phase"] == "discarding"
+    waiting = ["9c", "8s", "Ps", "2s", "9p"]
+    assert DO.zones(state)["discarding"] == waiting and state["minors_discard"] == []
+    assert DO.legal_moves(state, 0) == ([{"type": "discard", "card": c} for c in waiting]
+                                        + [{"type": "discard_rest"}])
+    assert "6w" not in state["hand"]  # the draw after the encounter comes once they are down
+    view = DO.view(state, 0)
+    assert view["discarding"] == waiting and view["choice"]["kind"] == "discarding"
+    assert "any order" in view["prompt"]
+    # they were all on show in the encounter, so a spectator sees them too
+    assert DO.view(state, None)["discarding"] == waiting
+
+
+def test_the_order_chosen_is_the_order_on_the_pile_the_last_placed_on_top():
+    state = _won_with_a_page()
+    for card in ("2s", "Ps", "9p"):
+        state = act(state, "discard", card=card)
+        assert state["minors_discard"][0] == card
+        assert {"type": "discard", "card": card} not in DO.legal_moves(state, 0)
+    assert state["phase"] == "discarding"
+    state = act(state, "discard", card="8s")  # the last one goes by itself
+    assert state["minors_discard"] == ["9c", "8s", "9p", "Ps", "2s"]
+    assert state["phase"] == "travel" and DO.zones(state)["discarding"] == []
+    assert "6w" in state["hand"]
+
+
+def test_a_power_taking_the_top_of_the_pile_takes_the_card_the_player_put_on_top():
+    # The player lays the weakest cards on top, then The Magician swaps the Victory's
+    # strong guardians for the top two of the discard pile.
+    def won_at_foundation():
+        state = new(party="M1", hand=("9c", "10s", "4c"), draws=("5w",),
+                    stacks={"foundation": ["2s", "9p"], "victory": ["10w", "9w"]})
+        state = travel(state, "foundation")
+        state = play(state, "9c", "2s")
+        state = play(state, "10s", "9p")
+        return act(state, "resolve")
+
+    state = won_at_foundation()
+    state = act(state, "discard", card="9p")
+    state = act(state, "discard", card="10s")
+    state = act(state, "discard", card="9c")
+    assert state["minors_discard"] == ["2s", "9c", "10s", "9p"]
+    state = act(state, "power", card="M1", to="victory")
+    assert state["spaces"]["victory"]["stack"] == ["2s", "9c"]
+    assert DO.view(state, 0)["spaces"]["victory"]["stack_top"] == "2s"
+    # laid down in the usual order, the Nine of Pentacles would have come off the top
+    usual = act(act(won_at_foundation(), "discard_rest"), "power", card="M1", to="victory")
+    assert usual["spaces"]["victory"]["stack"] == ["9p", "2s"]
+
+
+def test_discard_rest_lays_the_cards_down_in_the_usual_order():
+    # The usual order: judged pips in row order, then the Party courts played, then the
+    # defeated encountered cards in row order, the last on top.
+    state = act(_won_with_a_page(), "discard_rest")
     assert state["phase"] == "travel"
     assert state["minors_discard"] == ["9p", "2s", "Ps", "8s", "9c"]
+    # after some chosen by hand, the rest keep their usual order above them
+    state = act(act(_won_with_a_page(), "discard", card="9p"), "discard_rest")
+    assert state["minors_discard"] == ["2s", "Ps", "8s", "9c", "9p"]
+
+
+def test_a_single_card_to_discard_needs_no_choice():
+    # The Fool's Ace comes back to the hand, so only the stranger's card is discarded.
+    state = new(party="M0", hand=("Ac", "3c", "4c"), draws=("Nc", "6w", "8p"))
+    state = act(state, "travel", to="victory")
+    state = act(state, "power", card="M0")
+    state = play(state, "Ac", "6w")
+    state = act(state, "resolve")
+    assert state["phase"] != "discarding"
+    assert state["minors_discard"] == ["6w"] and "Ac" in state["hand"] and "Nc" in state["party"]
+
+
+def test_discard_moves_are_refused_with_reasons_and_described_in_words():
+    state = _won_with_a_page()
+    assert "not among the cards waiting" in refused(state, {"type": "discard", "card": "4c"})
+    assert "needs 'card'" in refused(state, {"type": "discard"})
+    assert "names no card" in refused(state, {"type": "discard_rest", "card": "9c"})
+    assert "Not now" in refused(state, {"type": "travel", "to": "victory"})
+    assert DO.describe_move(state, 0, {"type": "discard", "card": "2s"}) == \
+        "Discard the Two of Swords next"
+    assert DO.describe_move(state, 0, {"type": "discard_rest"}) == \
+        "Discard the 5 cards in the usual order (the Nine of Pentacles ends on top)"
+    for card in ("2s", "Ps", "9p"):
+        state = act(state, "discard", card=card)
+    assert DO.describe_move(state, 0, {"type": "discard", "card": "8s"}) == \
+        "Discard the Eight of Swords, then the Nine of Cups on top of it"
+    state = act(state, "discard_rest")
+    assert "No cards are waiting" in refused(state, {"type": "discard_rest"})
+
+
+def test_a_game_saved_before_discards_were_ordered_still_loads():
+    state = new()
+    old = json.loads(DO.dumps(state))
+    del old["discarding"]
+    loaded = DO.loads(json.dumps(old))
+    assert loaded["discarding"] == {"cards": [], "public": True}
+    check(loaded)
 
 
 def test_a_minor_is_drawn_after_every_encounter_and_a_court_joins_the_party():
@@ -350,7 +450,7 @@ def test_a_minor_is_drawn_after_every_encounter_and_a_court_joins_the_party():
     state = travel(state, "foundation")
     state = play(state, "9c", "2s")
     state = play(state, "9s", "3s")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert "Qw" in state["party"] and "Qw" not in state["hand"]
 
 
@@ -365,7 +465,7 @@ def test_an_empty_hand_outside_an_encounter_is_refilled_at_once():
     for card in list(state["hand"]):
         state["hand"].remove(card)
         state["minors_discard"].insert(0, card)
-    state = act(state, "resolve")
+    state = resolve(state)
     # the after-encounter draw is a court (Party); the hand is still empty, so the refill
     # keeps drawing until a pip arrives
     assert [c for c in state["party"] if c[0] != "M"] == ["Qw", "Kw"]
@@ -402,7 +502,7 @@ def test_party_courts_augment_a_played_pip_in_the_order_placed(courts, worth):
         state = act(state, "augment", card=court, to=slot_of(state, "Kw"))
     assert DO.view(state, 0)["encounter"]["slots"][0]["strength"] == worth
     state = play(state, "2c", "Aw")
-    state = settle(act(state, "resolve"))
+    state = settle(resolve(state))
     defeated = worth >= 10
     assert (state["wounds"][0] is None) == defeated
     # the courts are discarded after the encounter either way
@@ -469,13 +569,13 @@ def test_the_fourth_wound_ends_the_game_in_defeat():
     state = travel(state, "foundation")  # road: Ac
     state = play(state, "2c", "9s")
     state = play(state, "3c", "8s")
-    state = settle(act(state, "resolve"))  # two wounds, drawing 5c and 6c; after: 7c
+    state = settle(resolve(state))  # two wounds, drawing 5c and 6c; after: 7c
     assert state["wounds"] == ["2c", "3c", None, None]
     assert state["hand"] == ["4c", "Ac", "5c", "6c", "7c"]
     state = travel(state, "victory")  # road: As
     state = play(state, "Ac", "9p")
     state = play(state, "4c", "8p")
-    state = act(state, "resolve")
+    state = resolve(state)
     state = act(state, "draw_top")  # the third wound's draw; the fourth ends it
     outcome = DO.outcome(state)
     assert outcome["result"] == "loss" and outcome["winners"] == []
@@ -500,17 +600,17 @@ def _to_the_crown(**extra):
     state = travel(state, "foundation")  # road: 10w
     state = play(state, "10c", "2c")
     state = play(state, "10s", "3c")
-    state = act(state, "resolve")  # after: 9c
+    state = resolve(state)  # after: 9c
     state = travel(state, "spirit")  # road: 9s
     state = play(state, "10p", "2s")
     state = play(state, "10w", "3s")
     state = play(state, "9c", "4s")
-    state = act(state, "resolve")  # after: 9p
+    state = resolve(state)  # after: 9p
     state = travel(state, "knowledge")  # road: 9w
     state = play(state, "9s", "4p")
     state = play(state, "9p", "5p")
     state = play(state, "9w", "6p")
-    state = act(state, "resolve")  # after: 8c
+    state = resolve(state)  # after: 8c
     state = act(state, "travel", to="crown")  # road: 8s
     assert state["phase"] == "arrive"
     return state
@@ -526,12 +626,15 @@ def test_overcoming_the_crown_wins_the_journey():
     state = act(state, "enter")
     for pip, guard in zip(["8c", "8s", "7c", "7s"], ["2w", "3w", "4w", "5w"]):
         state = play(state, pip, guard)
-    state = act(state, "resolve")
+    state = resolve(state)
     outcome = DO.outcome(state)
     assert outcome == {"result": "win", "winners": [0], "scores": [4],
                        "reason": "You overcame the Crown and met The Star: the journey is complete."}
     assert state["spaces"]["crown"]["major"] == "M17"
     assert DO.legal_moves(state, 0) == []
+    # with the game over no order is asked: the encounter's cards go down as usual
+    assert DO.zones(state)["discarding"] == []
+    assert state["minors_discard"][:8] == ["5w", "4w", "3w", "2w", "7s", "7c", "8s", "8c"]
     reading = DO.reading(state)
     assert reading["crown"]["card"] == "M17" and reading["complete"]
     assert [g["card"] for g in reading["majors_gained"]] == ["M9", "M3", "M5", "M1"]
@@ -546,7 +649,7 @@ def test_party_cards_used_at_the_crown_are_part_of_the_reading():
     state = act(state, "power", card="M0")  # the Fool helps at the Crown
     state = play(state, "8c", "5w")
     state = play(state, "8s", "4w")
-    state = act(state, "resolve")  # two guardians stand: the Crown is not won yet
+    state = resolve(state)  # two guardians stand: the Crown is not won yet
     assert DO.outcome(state) is None
     assert state["crown_party"] == ["M0"]
     assert DO.reading(state)["crown_party"] == ["M0"]
@@ -568,7 +671,7 @@ def test_overcoming_the_sun_or_moon_space_also_draws_a_major(space, light):
     state = travel(state, space)
     state = play(state, "9c", "2s")
     state = play(state, "9s", "3s")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["party"][:3] == ["M0", "M19" if space == "sun" else "M18", "M21"]
     assert {"card": "M21", "from": f"{space} reward"} in state["gained"]
     assert light in " ".join(DO.view(state, 0)["tale"])
@@ -667,7 +770,7 @@ def test_the_tale_grows_one_line_per_event_and_is_kept_for_the_journal():
     state = travel(state, "foundation")
     state = play(state, "9c", "2s")
     state = play(state, "9s", "3s")
-    state = act(state, "resolve")
+    state = resolve(state)
     lines = DO.view(state, 0)["tale"][before:]
     assert lines[0].startswith("You set out from the root toward the Foundation")
     assert any("overcomes the Two of Swords" in line for line in lines)

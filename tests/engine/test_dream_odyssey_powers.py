@@ -11,8 +11,8 @@ import pytest
 
 from games.engine.dream_tables import POWERS, TIMING
 
-from .dream_odyssey_support import (DO, act, check, discard_pile, moves_of, new, play, powers,
-                                    refused, settle, slot_of, slots, travel)
+from .dream_odyssey_support import (DO, act, check, discard_pile, laid_down, moves_of, new, play,
+                                    powers, refused, resolve, settle, slot_of, slots, travel)
 
 
 def test_every_major_has_a_power_and_a_timing():
@@ -49,7 +49,7 @@ def test_the_fool_makes_aces_worth_eleven_and_returns_them_to_the_hand():
     state = act(state, "power", card="M0")  # after the plays: it still counts
     assert [s["strength"] for s in DO.view(state, 0)["encounter"]["slots"]] == [11, 11]
     assert not powers(state, "M0")  # once
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["won"]
     assert {"Ac", "As"} <= set(state["hand"])
     assert "M0" in state["majors_discard"]
@@ -65,8 +65,23 @@ def test_the_magician_swaps_a_stack_for_the_top_of_the_discard_pile():
     assert "crown" not in targets  # 4 cards: the pile is too small
     state = act(state, "power", card="M1", to="foundation")
     assert state["spaces"]["foundation"]["stack"] == ["2w", "3w"]
+    # the old stack waits to be discarded; the usual order keeps its top card on top
+    assert state["phase"] == "discarding" and state["minors_discard"] == ["4w"]
+    state = act(state, "discard_rest")
     assert state["minors_discard"] == ["9s", "8s", "4w"]
     assert DO.view(state, 0)["spaces"]["foundation"]["stack_top"] == "2w"
+
+
+def test_the_magicians_discarded_stack_is_laid_down_in_the_players_order_unseen_by_others():
+    state = new(party="M1", stacks={"foundation": ["9s", "8s"]}, draws=("2w", "3w", "4w"))
+    state = discard_pile(state, "2w", "3w", "4w")
+    state = act(state, "power", card="M1", to="foundation")
+    assert DO.view(state, 0)["discarding"] == ["8s", "9s"]
+    # the stack lay face down under its top card: a spectator learns only how many
+    spectator = DO.view(state, None)
+    assert spectator["discarding"] is None and spectator["discarding_count"] == 2
+    state = act(state, "discard", card="9s")
+    assert state["minors_discard"] == ["8s", "9s", "4w"] and state["phase"] == "travel"
 
 
 def test_the_magician_needs_as_many_discards_as_the_stack_holds():
@@ -126,7 +141,7 @@ def test_the_emperor_takes_an_encountered_court_into_the_party():
     state = act(state, "power", card="M4", to=slot_of(state, "Kw"))
     assert "Kw" in state["party"]
     state = play(state, "4c", "3s")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["won"]  # nothing was left unbeaten
 
 
@@ -141,7 +156,7 @@ def test_the_hierophant_keeps_up_to_two_played_pips():
     state = play(state, "9s", "3s")
     assert [m["cards"] for m in powers(state, "M5")] == [["9c"], ["9s"], ["9c", "9s"]]
     state = act(state, "power", card="M5", cards=["9s", "9c"])  # any order is understood
-    state = act(state, "resolve")
+    state = resolve(state)
     assert {"9c", "9s"} <= set(state["hand"])
     assert "9c" not in state["minors_discard"] and "2s" in state["minors_discard"]
 
@@ -157,7 +172,7 @@ def test_the_lovers_trade_a_hand_card_for_an_encountered_card_of_its_suit():
     state = act(state, "power", card="M6", cards=["2s"], to=slot_of(state, "8s"))
     assert "8s" in state["hand"] and state["minors_discard"][0] == "2s"
     state = play(state, "4c", "3p")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["won"]
 
 
@@ -192,7 +207,7 @@ def _wounded(party, **deal):
     state = travel(state, "foundation")
     state = play(state, "2c", "9s")
     state = play(state, "3c", "Aw")
-    return settle(act(state, "resolve"))
+    return settle(resolve(state))
 
 
 def test_strength_takes_a_wound_back_into_the_hand():
@@ -218,6 +233,11 @@ def test_the_hermit_draws_two_each_from_the_top_or_the_bottom():
 def test_the_wheel_of_fortune_redraws_the_hand_and_fills_it_to_three():
     state = new(party="M10", hand=("2c", "3c", "4c"), draws=("5w", "Qw", "6w", "7w"))
     state = act(state, "power", card="M10")
+    # the hand waits to be discarded before the new cards are drawn
+    assert state["phase"] == "discarding" and state["hand"] == []
+    assert DO.view(state, 0)["discarding"] == ["2c", "3c", "4c"]
+    assert DO.view(state, None)["discarding"] is None  # the hand was never on show
+    state = act(state, "discard_rest")
     assert state["minors_discard"][:3] == ["4c", "3c", "2c"]
     # three drawn (one a court, to the Party), then on until three are in hand
     assert state["hand"] == ["5w", "6w", "7w"] and "Qw" in state["party"]
@@ -231,11 +251,13 @@ def test_justice_prevents_a_wound():
     state = travel(state, "foundation")
     state = play(state, "2c", "9s")
     state = play(state, "3c", "Aw")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["phase"] == "guard" and state["choice"]["threat"] == "wound"
     assert moves_of(state, "pass")
     state = act(state, "power", card="M11")
-    assert state["wounds"] == [None] * 4 and "2c" in state["minors_discard"]
+    assert state["wounds"] == [None] * 4 and "2c" in state["discarding"]["cards"]
+    state = laid_down(state)
+    assert "2c" in state["minors_discard"]
     assert state["phase"] == "introspect"  # still a lost encounter; no wound draw came
 
 
@@ -245,7 +267,7 @@ def test_justice_may_be_kept_and_the_wound_taken():
     state = travel(state, "foundation")
     state = play(state, "2c", "9s")
     state = play(state, "3c", "Aw")
-    state = act(state, "resolve")
+    state = resolve(state)
     state = act(state, "pass")
     assert state["wounds"][0] == "2c" and state["phase"] == "draw"
     assert "M11" in state["party"]
@@ -258,7 +280,7 @@ def test_justice_keeps_a_party_court_from_the_discard():
     state = play(state, "4c", "6s")
     state = act(state, "augment", card="Ps", to=slot_of(state, "6s"))
     state = play(state, "5c", "2s")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["phase"] == "guard" and state["choice"] == {
         "kind": "guard", "threat": "court", "source": "slot", "slot": 0, "card": "Ps"}
     state = act(state, "power", card="M11")
@@ -278,7 +300,7 @@ def test_justice_can_stop_the_fourth_wound():
     state = travel(state, "foundation")
     state = play(state, "2c", "9s")
     state = play(state, "3c", "Aw")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["phase"] == "guard"
     state = act(state, "power", card="M11")
     assert DO.outcome(state) is None and state["wounds"][3] is None
@@ -321,7 +343,7 @@ def test_temperance_discards_an_encountered_card():
     assert state["minors_discard"][0] == "9s"
     assert [m["to"] for m in moves_of(state, "play")][:1] == [slot_of(state, "Aw")]
     state = play(state, "2c", "Aw")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["won"]
 
 
@@ -351,7 +373,7 @@ def test_the_tower_gives_up_a_party_card_to_defeat_two_encountered_cards():
     assert moves_of(state, "done")
     state = act(state, "target", to=slot_of(state, "8s"))
     assert state["phase"] == "encounter" and moves_of(state, "resolve")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["spaces"]["foundation"]["won"]
     assert state["hand"][:3] == ["2c", "3c", "4c"]
 
@@ -375,10 +397,10 @@ def test_the_star_takes_a_card_just_defeated():
     state = travel(state, "foundation")
     state = play(state, "9c", "2s")
     state = play(state, "10c", "Kw")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["phase"] == "hope"
     assert [m.get("cards") for m in DO.legal_moves(state, 0)] == [["2s"], ["Kw"], None]
-    state = act(state, "power", card="M17", cards=["Kw"])
+    state = laid_down(act(state, "power", card="M17", cards=["Kw"]))
     assert "Kw" in state["party"] and "2s" in state["minors_discard"]
     assert state["spaces"]["foundation"]["won"]
 
@@ -389,8 +411,8 @@ def test_the_star_may_be_kept_for_later():
     state = travel(state, "foundation")
     state = play(state, "9c", "2s")
     state = play(state, "10c", "Kw")
-    state = act(state, "resolve")
-    state = act(state, "pass")
+    state = resolve(state)
+    state = laid_down(act(state, "pass"))
     assert "M17" in state["party"] and "Kw" in state["minors_discard"]
 
 
@@ -536,7 +558,7 @@ def test_a_pip_the_hierophant_keeps_still_becomes_a_wound_when_it_fails():
     state = play(state, "2c", "9s")
     state = play(state, "9c", "3s")
     state = act(state, "power", card="M5", cards=["2c", "9c"])
-    state = settle(act(state, "resolve"))
+    state = settle(resolve(state))
     assert state["wounds"][0] == "2c"  # it prevents discarding, not wounding
     assert "9c" in state["hand"]
 
@@ -553,7 +575,7 @@ def test_the_chariot_leaves_a_travel_encounter_and_the_journey_goes_on():
     state = new(party="M7", draws=("Nc", "9w", "5p"), stacks={"victory": ["As", "2s"]})
     state = act(state, "travel", to="victory")
     assert state["encounter"]["kind"] == "travel"
-    state = act(state, "power", card="M7")
+    state = laid_down(act(state, "power", card="M7"))
     # the stranger and its card are left behind, unwon; no introspection, no wound
     assert state["minors_discard"][:2] == ["9w", "Nc"] and "Nc" not in state["party"]
     assert "5p" in state["hand"]  # the draw after the encounter
@@ -608,7 +630,7 @@ def test_justice_does_not_keep_the_stranger_of_a_lost_travel_encounter():
     state = new(party="M11", draws=("Nc", "9w", "5p", "6p"), hand=("2c", "3c", "4c"))
     state = act(state, "travel", to="victory")
     state = play(state, "2c", "9w")
-    state = act(state, "resolve")
+    state = resolve(state)
     assert state["choice"]["threat"] == "wound"
     state = settle(act(state, "pass"))  # no second offer: the stranger was never a Party member
     assert "Nc" in state["minors_discard"] and state["party"] == ["M11"]
