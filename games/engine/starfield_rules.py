@@ -99,6 +99,7 @@ class StarfieldGame(Rules):
     negates = False  # Lovers' Discourse: court negation
     public_discard = True  # Warring Planets discards only cards already seen by both
     forfeits = False  # Warring Planets: either seat may forfeit at any time
+    guards = False  # Warring Planets: raised Minors as Guards, and attacks on them
     major_reach_words = ""  # how a Major's reach works, for refusals
     minor_reach_words = ""  # how a raised Minor's reach works, for refusals
 
@@ -348,9 +349,11 @@ class StarfieldGame(Rules):
     def explain_illegal(self, state: State, seat: int, move: Move) -> str:
         """Why a move was refused, in words a player can act on."""
         kind = move["type"]
-        if kind not in VERBS or (kind == "forfeit" and not self.forfeits) or (
-                kind in ("give", "take", "lock") and not self.uses_gifts):
-            extra = " (there are no Gift Fields in this game)" if kind in ("give", "take", "lock") else ""
+        if not self.has_move(kind):
+            extra = (" (there are no Gift Fields in this game)" if kind in ("give", "take", "lock")
+                     else " (there are no Guards in this game)" if kind in ("guard", "attack")
+                     else " (there is no court negation in this game)"
+                     if kind in ("negate", "raise", "discard", "refill") else "")
             return f"There is no move called {kind!r} in {self.title}{extra}."
         phase = state["phase"]
         if kind not in PHASE_MOVES.get(phase, ()):
@@ -377,6 +380,20 @@ class StarfieldGame(Rules):
             return "\"to\" must name a space, such as \"C2\" or \"gift:1\"."
         why = self.why_not(state, seat, move)
         return why or "That move is not allowed now."
+
+    def has_move(self, kind: object) -> bool:
+        """Whether this game has moves of ``kind`` at all (whatever the phase)."""
+        if kind not in VERBS:
+            return False
+        if kind in ("give", "take", "lock"):
+            return self.uses_gifts
+        if kind in ("guard", "attack"):
+            return self.guards
+        if kind in ("negate", "raise", "discard", "refill"):
+            return self.negates
+        if kind == "match":
+            return "numerology" in self.variants
+        return kind != "forfeit" or self.forfeits
 
     def why_not(self, state: State, seat: int, move: Move) -> str | None:
         """The specific reason, once the move is known to be well formed and of the right

@@ -62,6 +62,7 @@ class WarringPlanets(StarfieldGame):
     variants = ("standard", "noble", "outnumber")
     combinable = True
     forfeits = True
+    guards = True
     major_reach_words = ("a Major goes on your own edge, next to a Major or Guard facing you, "
                          "or under your own Guard worth no more than it")
     minor_reach_words = ("a raised card goes on your own edge, on a Major facing you, or next "
@@ -206,6 +207,10 @@ class WarringPlanets(StarfieldGame):
             if entry is not None:
                 return f"A Guard goes only on an empty space, and {to} is taken."
             return f"{to} is out of your reach: {self.minor_reach_words}."
+        if "card" in move and "cards" in move:
+            return "An attack names its \"card\" or, with Outnumber, its \"cards\"; not both."
+        if "cards" in move and len(move["cards"]) == 1:
+            return "A single card attacks with \"card\"; \"cards\" is for several together."
         cards = move.get("cards") or [move["card"]]
         if entry is None or "guard" not in entry:
             return f"There is no Guard on {to} to attack."

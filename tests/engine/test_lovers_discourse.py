@@ -737,6 +737,13 @@ def test_a_lock_refusal_names_the_major_the_card_fits_on():
     assert "no move called 'forfeit'" in refused(state, 0, {"type": "forfeit"})
 
 
+def test_warring_planets_moves_are_refused_as_unknown_here():
+    state = arrange(board={"C0": major("M10", 0)}, waiting=["9c", "4c"], phase="place")
+    assert "no move called 'guard'" in refused(state, 0, {"type": "guard", "card": "9c", "to": "L0"})
+    message = refused(state, 0, {"type": "attack", "cards": ["4c", "9c"], "to": "C0"})
+    assert "no move called 'attack' in Lovers' Discourse (there are no Guards" in message
+
+
 GARBAGE = [
     {"type": "play"}, {"type": "play", "card": None, "to": "C0"}, {"type": "play", "card": "M1", "to": 7},
     {"type": "play", "card": "4c", "column": [0]}, {"type": "place", "card": "4c", "to": {"x": 1}},
@@ -744,6 +751,8 @@ GARBAGE = [
     {"type": "negate", "cards": [["Kc"]]}, {"type": "take", "card": "M1"}, {"type": "lock", "card": "4c"},
     {"type": "give", "card": "M1", "to": None}, {"type": "discard"}, {"type": "refill", "to": "C0"},
     {"type": ""}, {"type": "draw", "card": "M1"}, {"type": "attack", "card": "4c", "to": "C0"},
+    {"type": "attack", "cards": ["4c", "Kc"], "to": "C0"}, {"type": "guard", "card": "4c", "to": "L0"},
+    {"type": "forfeit"},
 ]
 
 

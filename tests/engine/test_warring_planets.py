@@ -455,11 +455,15 @@ def test_refusals_say_what_is_wrong():
     assert "would overfill III The Empress on C1" in refused(state, 0, {"type": "place", "card": "4c", "to": "C1"})
     assert "not waiting" in refused(state, 0, {"type": "place", "card": "Ac", "to": "C1"})
     assert "You cannot play a card now" in refused(state, 0, {"type": "play", "card": "4c", "column": 0})
+    assert "no court negation" in refused(state, 0, {"type": "negate", "cards": ["Qs", "Kp"]})
+    assert "no move called 'match'" in refused(state, 0, {"type": "match", "cards": ["4c", "5c"]})
     state = arrange(board=board, hands=(["M9"], []))
     assert "worth more than IX The Hermit" in refused(state, 0, {"type": "play", "card": "M9", "to": "L0"})
     state = arrange(board={"C0": guard("9s", 1)}, waiting=["4c", "5c", "Ac"], phase="place",
                     variant="outnumber")
     assert "must be needed" in refused(state, 0, {"type": "attack", "cards": ["4c", "5c", "Ac"], "to": "C0"})
+    assert "single card attacks with \"card\"" in refused(state, 0, {"type": "attack", "cards": ["5c"], "to": "C0"})
+    assert "not both" in refused(state, 0, {"type": "attack", "card": "4c", "cards": ["4c", "5c"], "to": "C0"})
 
 
 GARBAGE = [
