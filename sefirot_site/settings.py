@@ -281,6 +281,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_CHANGE_EMAIL = True
+# Tell the owner by mail when their password or address changes (a hijack shows at once).
+ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_FORMS = {"login": "sefirot_site.accounts.forms.LoginForm"}
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # No django.contrib.sites: allauth names the site from the request, and we name it here.

@@ -327,3 +327,11 @@ def test_staff_deleting_a_user_in_the_admin_deletes_the_account_as_the_person_wo
     assert response.status_code == 302
     assert told == [alice.pk]
     assert not User.objects.filter(pk=alice.pk).exists()
+
+
+def test_the_owner_is_told_by_mail_when_their_password_changes(alice_client, alice, smtp_server):
+    alice_client.post(reverse("account_change_password"), {
+        "oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD,
+    })
+    notice = smtp_server.wait_for("alice@example.com")
+    assert "password" in smtp_server.text(notice).lower()
