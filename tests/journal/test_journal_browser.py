@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import re
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -111,9 +112,9 @@ def test_a_finished_game_becomes_a_journal_entry_with_a_reflection_and_a_printab
     # Download the PNG and the PDF.
     with page.expect_download() as png_download:
         page.locator('a[data-kind="png-a4"]').click()
-    image = Image.open(io.BytesIO(open(png_download.value.path(), "rb").read()))
+    image = Image.open(io.BytesIO(Path(png_download.value.path()).read_bytes()))
     assert image.size == (2480, 3508) and round(image.info["dpi"][0]) == 300
     with page.expect_download() as pdf_download:
         page.locator('a[data-kind="pdf-a4"]').click()
-    assert open(pdf_download.value.path(), "rb").read(5) == b"%PDF-"
+    assert Path(pdf_download.value.path()).read_bytes()[:5] == b"%PDF-"
     assert pdf_download.value.suggested_filename.endswith(".pdf")

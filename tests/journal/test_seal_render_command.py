@@ -28,9 +28,9 @@ def test_it_renders_the_issues_example_as_an_a5_png(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert f"Wrote {out}" in result.stdout
-    image = Image.open(out)
-    assert image.size == (1748, 2480)
-    assert tuple(round(d) for d in image.info["dpi"]) == (300, 300)
+    with Image.open(out) as image:
+        assert image.size == (1748, 2480)
+        assert tuple(round(d) for d in image.info["dpi"]) == (300, 300)
 
 
 def test_the_format_follows_the_file_extension_and_words_default_to_keywords(tmp_path):

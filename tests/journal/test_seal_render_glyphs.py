@@ -142,24 +142,34 @@ def test_fonts_measure_the_same_when_many_threads_draw_their_glyphs_at_once():
     from journal.seals.fonts import FontMetrics
 
     reference = FontMetrics("text")
-    chars = [chr(code) for code in sorted(reference._cmap)[:600]]
-    expected = {c: (reference.ink(c), reference.svg_path(c)) for c in chars}
-    for _ in range(3):
-        shared = FontMetrics("text")
-        start = threading.Barrier(6)
-        results, errors = [], []
+    made = [reference]
+    try:
+        chars = [chr(code) for code in sorted(reference._cmap)[:600]]
+        expected = {c: (reference.ink(c), reference.svg_path(c)) for c in chars}
+        for _ in range(3):
+            shared = FontMetrics("text")
+            made.append(shared)
+            start = threading.Barrier(6)
+            results, errors = [], []
 
-        def measure():
-            start.wait()
-            try:
-                results.extend((c, (shared.ink(c), shared.svg_path(c))) for c in chars)
-            except Exception as exc:  # noqa: BLE001 - any failure is the finding
-                errors.append(repr(exc))
+            def measure():
+                start.wait()
+                try:
+                    results.extend((c, (shared.ink(c), shared.svg_path(c))) for c in chars)
+                except Exception as exc:  # noqa: BLE001 - any failure is the finding
+                    errors.append(repr(exc))
 
-        threads = [threading.Thread(target=measure) for _ in range(6)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert errors == []
-        assert len(results) == 6 * len(chars) and all(value == expected[c] for c, value in results)
+            threads = [threading.Thread(target=measure) for _ in range(6)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert errors == []
+            assert len(results) == 6 * len(chars) and all(value == expected[c] for c, value in results)
+    finally:
+        # Let these extra fonts go now, files closed, rather than keep them (the method
+        # caches hold on to each instance) or leave their files to the garbage collector.
+        for metrics_ in made:
+            metrics_._font.close()
+        FontMetrics.ink.cache_clear()
+        FontMetrics.svg_path.cache_clear()

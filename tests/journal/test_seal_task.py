@@ -74,6 +74,7 @@ def test_the_rendered_files_are_served_to_the_owner_with_the_right_sizes(start_c
     assert round(image.info["dpi"][0]) == 300
     assert pdf["Content-Type"] == "application/pdf" and b"".join(pdf.streaming_content).startswith(b"%PDF")
     assert svg["Content-Type"] == "image/svg+xml" and "attachment" in svg["Content-Disposition"]
+    assert b"".join(svg.streaming_content).lstrip().startswith((b"<?xml", b"<svg"))
     page = alice_client.get(seal.get_absolute_url()).content.decode()
     assert page.count("data-kind=") == 9 and "every 1s" not in page
 
