@@ -5,11 +5,13 @@
     python -m games.engine.play know_thyself --deck M9,M10,Qp,3c (drawn first, the rest shuffled)
     python -m games.engine.play lovers_discourse --players 2 --auto 40
 
-It shows the acting seat's ``view`` as text (games may add a board drawing to ``RENDERERS``;
-any other game is shown as its view's fields), then numbers ``legal_moves`` described in words.
+It shows the acting seat's ``view`` as text (each game's board drawing in ``RENDERERS``, made
+from the view alone; a game without one is shown as its view's fields), then numbers
+``legal_moves`` described in words.
 Type a number to make that move; ``v`` prints the raw view as JSON, ``r`` the reading, ``z`` the
 zones (every card, hidden ones included: a rules check, not a player's tool), ``a N`` plays N
-random moves, ``q`` quits.  Several seats at one table take turns at the same keyboard.
+random moves (never a forfeit), ``q`` quits.  Several seats at one table take turns at the same
+keyboard, each shown the board as their own ``view`` has it.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import argparse
 import json
 import random
 import sys
+import textwrap
 from typing import Callable, TextIO
 
 from . import RULES, IllegalMove, get_rules
+from . import starfield
 from .cards import DECK, label, short_name
-from .tree import CENTRAL, LAYOUT, SPACE_NAMES, SPACES
+from .tree import ADJACENT, CENTRAL, LAYOUT, ROOT, SPACE_NAMES, SPACES
 
 COLUMN_TITLES = ("left", "middle", "right")
 
@@ -91,6 +95,263 @@ def render_know_thyself(view: dict) -> list[str]:
     return lines
 
 
+# --- the Starfield (Lovers' Discourse, Warring Planets) ---------------------------------------
+
+CELL = 26  # characters per Starfield column
+
+
+def who(owner: int | None, viewer: int | None) -> str:
+    """A seat as the viewer says it: "you", or "seat N" (a spectator names both)."""
+    if owner is None:
+        return "nobody"
+    return "you" if owner == viewer else f"seat {owner}"
+
+
+def whose(owner: int, viewer: int | None) -> str:
+    return "yours" if owner == viewer else f"seat {owner}'s"
+
+
+def wrapped(text: str, width: int, indent: str = "  ") -> list[str]:
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
+def starfield_cell(space: str, entry: dict | None, viewer: int | None) -> list[str]:
+    """One space in a few short lines: its Major(s) or Guard, its Minors, how full it is,
+    who played it and whom it faces.  The centre C2 carries a star."""
+    name = space + ("*" if space == starfield.CENTRAL else "")
+    if entry is None:
+        return [f"{name} ."]
+    if "guard" in entry:
+        return wrapped(f"{name} Guard: {card_text(entry['guard'])}", CELL - 1) + \
+            wrapped(f"  worth {entry['value']}, facing {who(entry['facing'], viewer)}", CELL - 1, "    ")
+    majors = " & ".join(card_text(c) for c in entry["majors"])
+    lines = wrapped(f"{name} {majors}", CELL - 1)
+    if entry["minors"]:
+        lines += wrapped("  + " + cards_text(entry["minors"]), CELL - 1, "    ")
+    if entry["resolved"]:
+        status = f"RESOLVED by {who(entry['resolved_by'], viewer)}"
+    elif entry["capacity"] is None:
+        status = "takes any one Minor"
+    else:
+        status = f"{entry['total']}/{entry['capacity']}"
+    status += ", by " + " & ".join(who(p, viewer) for p in sorted(set(entry["by"])))
+    if "facing" in entry:
+        status += f", facing {who(entry['facing'], viewer)}"
+    return lines + wrapped("  " + status, CELL - 1, "    ")
+
+
+def render_plane(title: str, columns: list[list[str]]) -> list[str]:
+    lines = [title, ("        " + "".join(f"{'column ' + str(i + 1):<22}" for i in range(len(columns)))).rstrip()]
+    height = max(map(len, columns), default=0)
+    for r in range(height):
+        cells = [card_text(col[r]) if len(col) > r else "." for col in columns]
+        lines.append((f"  r{r:<4} " + "".join(f"{c:<22}" for c in cells)).rstrip())
+    if not height:
+        lines.append("  (empty)")
+    return lines
+
+
+def render_starfield(view: dict) -> list[str]:
+    """The Starfield as the seat sees it, their own edge at the bottom (``view["layout"]``):
+    three columns with C2 in the middle of the centre one, the Gift Fields in their
+    corners, both Material Planes, the hand and the sizes of the face-down piles."""
+    seat = view["seat"]
+    players = (0, 1)
+    header = f"{view['title']} ({', '.join(view['variant'])}) - "
+    header += f"you are seat {seat}" if seat is not None else "watching"
+    if view["to_act"]:
+        header += f" - {who(view['to_act'][0], seat)} to {view['phase'].replace('_', ' ')}"
+    else:
+        header += " - game over"
+    scores = view["scores"]
+    if view["game"] == "lovers_discourse":
+        header += f" - shared score {scores[0]}"
+    else:
+        header += " - score " + ", ".join(f"{who(p, seat)} {scores[p]}" for p in players)
+    if view["sacred"]:
+        header += f" - sacred number {view['sacred']}"
+        if view.get("sacred_card"):
+            header += f" (set by {card_text(view['sacred_card'])})"
+    lines = [header, ""]
+
+    layout = {k: tuple(xy) for k, xy in view["layout"].items()}
+    at = {xy: space for space, xy in layout.items() if not starfield.is_gift(space)}
+    top = next(p for p in players if at[(2, 0)] in starfield.SEAT_EDGE[p])
+    columns = [at[(x, 3 if x == 2 else 2)][0] for x in (1, 2, 3)]
+    board = view["board"]
+    gifts = view.get("gifts")
+
+    def gift_line(gift: str) -> str:
+        held = gifts[gift]
+        what = ("empty" if held is None else "locked, face down" if held.get("locked")
+                else card_text(held["card"]))
+        x, y = layout[gift]
+        corner = ("top" if y == 0 else "bottom") + (" left" if x == 0 else " right")
+        return (f"  Gift Field of {starfield.GIFT_NAMES[gift]} ({corner}, "
+                f"{whose(starfield.seat_of_gift(gift), seat)} to take from): {what}")
+
+    lines.append(f"The Starfield: {whose(top, seat)} edge at the top, "
+                 f"{whose(1 - top, seat)} at the bottom")
+    if gifts:
+        lines += [gift_line(g) for g in starfield.GIFT_FIELDS if layout[g][1] == 0]
+    lines.append(("  " + "".join(f"{c + ' (' + starfield.COLUMN_MEANINGS[c] + ')':<{CELL}}"
+                                 for c in columns)).rstrip())
+    for y in range(7):
+        cells = [starfield_cell(at[(x, y)], board.get(at[(x, y)]), seat) if (x, y) in at else []
+                 for x in (1, 2, 3)]
+        for i in range(max(map(len, cells))):
+            row = "".join(f"{(c[i] if i < len(c) else ''):<{CELL}}" for c in cells)
+            lines.append(("  " + row).rstrip())
+    if gifts:
+        lines += [gift_line(g) for g in starfield.GIFT_FIELDS if layout[g][1] != 0]
+    rings = ", ".join(f"{a}-{b}" for a, b in starfield.RING_EDGES)
+    lines.append(f"  Joined up and down each column and by the rings {rings}; "
+                 f"{starfield.CENTRAL}* is the centre.")
+    lines.append("")
+
+    for owner in ([seat, 1 - seat] if seat is not None else list(players)):
+        title = "Your Material Plane" if owner == seat else f"Material Plane of seat {owner}"
+        lines += render_plane(title + " (row 0 first):", view["planes"][owner])
+    lines.append("")
+    if view["hand"] is not None:
+        lines.append(f"Your hand ({len(view['hand'])}): {cards_text(view['hand'])}")
+    face_down = [f"deck {view['deck_count']}"]
+    face_down += [f"seat {p}'s hand {view['hand_counts'][p]}" for p in players if p != seat]
+    if "discard" not in view:  # Lovers' Discourse discards face down
+        face_down.append(f"discard pile {view['discard_count']}")
+    lines.append("Face down: " + ", ".join(face_down))
+    if view["waiting"]:
+        lines.append(f"Raised, to place: {cards_text(view['waiting'])}")
+    if view.get("discard"):
+        lines.append(f"Discard pile ({len(view['discard'])}, oldest first): {cards_text(view['discard'])}")
+    if view["out"]:
+        lines.append(f"Out of the game: {cards_text(view['out'])}")
+    if view.get("prompt"):
+        lines += ["", view["prompt"]]
+    return lines
+
+
+# --- Dream Odyssey: the Tree as a journey ------------------------------------------------------
+
+DREAM_STATUS = {"won": "overcome", "attainable": "attainable", "unattainable": "unreachable"}
+TALE_LINES = 6  # the end of the tale under the board; the whole tale is in the view ("v")
+
+
+def render_dream_odyssey(view: dict) -> list[str]:
+    """The Tree top to bottom, each space with its state, Major, stack size and visible top
+    card; where the traveller stands; hand, Party, wounds, the encounter, the decision at
+    hand, the piles and the last lines of the tale."""
+    player = view["seat"] is not None
+    world = view["world"]
+    header = (f"Dream Odyssey - turn {view['turn']} - {view['phase']} - overcome {view['score']} of "
+              f"{len(view['spaces'])} - Minors deck {view['minors_deck_count']}, "
+              f"Majors deck {view['majors_deck_count']}")
+    lines = [header if player else header + " - watching",
+             f"The dream: {world['landscape']} ({world['type']}); {card_text(world['crown'])} "
+             "waits at the Crown.", ""]
+    position = view["position"]
+    here = SPACE_NAMES.get(position, position)
+    travel = view["travel"]
+    if travel:
+        here += (f" (came from {SPACE_NAMES.get(travel['from'], travel['from'])})"
+                 if travel.get("to") == position else
+                 f" (on the way to {SPACE_NAMES.get(travel['to'], travel['to'])})")
+    lines.append(f"The Tree of Life, top to bottom (>> marks you, at {here}):")
+    for space in sorted(SPACES, key=lambda s: (LAYOUT[s][1], LAYOUT[s][0])):
+        shown = view["spaces"][space]
+        if shown["major"]:
+            major = card_text(shown["major"])
+        elif shown["status"] == "won":
+            major = "-"
+        else:
+            major = "(Major face down)"
+        stack = f"stack {shown['stack_count']}" if shown["stack_count"] else "no stack"
+        if shown["stack_top"]:
+            stack += f", top {card_text(shown['stack_top'])}"
+        elif shown["stack_count"]:
+            stack += ", face down"
+        mark = ">>" if space == position else "  "
+        lines.append(f"{mark}{SPACE_NAMES[space]:<16} {DREAM_STATUS.get(shown['status'], shown['status']):<12}"
+                     f"{major:<24}{stack}")
+    lines.append(f"{'>>' if position == ROOT else '  '}{'the root':<16} where the journey starts")
+    branches = ", ".join(SPACE_NAMES[s] for s in SPACES + (ROOT,) if s in ADJACENT.get(position, ()))
+    lines.append(f"  Branches from {SPACE_NAMES.get(position, position)}: {branches}")
+    lines.append("")
+
+    hand = view["hand"]
+    lines.append(f"Hand ({len(hand)}): {cards_text(hand)}" if hand is not None
+                 else f"Hand: {view['hand_count']} cards")
+    lines.append(f"Party: {cards_text(view['party'])}")
+    taken = [c for c in view["wounds"] if c]
+    lines.append(f"Wounds ({len(taken)} of {len(view['wounds'])}): {cards_text(taken)}")
+
+    fight = view["encounter"]
+    if fight:
+        where = SPACE_NAMES.get(fight["space"], fight["space"])
+        title = (f"Encounter on the road to {where}" if fight["kind"] == "travel"
+                 else f"Encounter at {where}" + ("" if fight["kind"] == "sefira" else f" ({fight['kind']})"))
+        if fight["trigger"]:
+            title += f", brought by {card_text(fight['trigger'])}"
+        lines.append(title + ":")
+        for slot in fight["slots"]:
+            card = (f"{card_text(slot['card'])} ({slot['value']})" if slot["card"]
+                    else "(face down)")
+            text = f"  {slot['id']}: {card} - {slot['state']}"
+            if slot["pip"]:
+                text += f"; answered by {card_text(slot['pip'])}"
+                if slot["boosts"]:
+                    text += f" + {cards_text(slot['boosts'])}"
+                text += f", strength {slot['strength']}"
+            lines.append(text)
+        if not fight["slots"]:
+            lines.append("  (no card stands against you)")
+        notes = []
+        if fight["fool"]:
+            notes.append("Aces count 11 and come back to hand")
+        if fight["kept"]:
+            notes.append(f"back to hand afterwards: {cards_text(fight['kept'])}")
+        if fight["powers_used"]:
+            notes.append(f"powers used: {cards_text(fight['powers_used'])}")
+        if notes:
+            lines.append("  (" + "; ".join(notes) + ")")
+
+    choice = view["choice"]
+    if choice:
+        lines.append(f"Deciding: {choice['kind']}" + ("" if choice["prompt"] == view.get("prompt")
+                                                          else f" - {choice['prompt']}"))
+        details = []
+        for key in ("power", "card", "first"):
+            if choice.get(key):
+                details.append(f"{key} {card_text(choice[key])}")
+        for key in ("source", "end", "rest", "threat"):
+            if choice.get(key):
+                details.append(f"{key} {choice[key]}")
+        if "count" in choice:
+            looked = choice.get("cards")
+            details.append(f"looking at {cards_text(looked)}" if looked is not None
+                           else f"looking at {choice['count']} cards")
+        if details:
+            lines.append("  " + "; ".join(details))
+    discarding = view["discarding"]
+    if discarding:
+        lines.append(f"On the way to the discard pile (usual order): {cards_text(discarding)}")
+    elif discarding is None and view["discarding_count"]:
+        lines.append(f"On the way to the discard pile: {view['discarding_count']} cards, face down")
+    for key, title in (("minors_discard", "Minors"), ("majors_discard", "Majors")):
+        if view[key]:
+            lines.append(f"{title} discard pile ({len(view[key])}, top first): {cards_text(view[key])}")
+    if view.get("prompt"):
+        lines += ["", view["prompt"]]
+    tale = view["tale"]
+    if tale:
+        shown_from = max(0, len(tale) - TALE_LINES)
+        lines.append("")
+        lines.append("The tale so far" + (f" (the last {TALE_LINES} of {len(tale)} lines):"
+                                          if shown_from else ":"))
+        lines += [f"  ~ {line}" for line in tale[shown_from:]]
+    return lines
+
+
 def render_generic(view: dict) -> list[str]:
     lines = []
     for key, value in view.items():
@@ -102,14 +363,71 @@ def render_generic(view: dict) -> list[str]:
 
 
 # Board drawings per game; any game missing here is shown field by field.
-RENDERERS: dict[str, Callable[[dict], list[str]]] = {"know_thyself": render_know_thyself}
+RENDERERS: dict[str, Callable[[dict], list[str]]] = {
+    "know_thyself": render_know_thyself,
+    "lovers_discourse": render_starfield,
+    "warring_planets": render_starfield,
+    "dream_odyssey": render_dream_odyssey,
+}
+
+
+def log_text(entry) -> str:
+    """A log line in words: a sentence stays as it is; an event record (the Starfield's
+    ``{"n", "seat", "event", ...}``) becomes "seat 0 play: XIII Death, to R0"."""
+    if not isinstance(entry, dict):
+        return str(entry)
+    who_did = f"seat {entry['seat']}" if isinstance(entry.get("seat"), int) else "-"
+    details = []
+    for key, value in entry.items():
+        if key in ("n", "seat", "event"):
+            continue
+        if key == "card":
+            details.append(card_text(value))
+        elif key == "cards":
+            details.append(cards_text(value))
+        elif key == "column":
+            details.append(f"column {value + 1}")
+        elif key == "count":
+            if "cards" not in entry:  # else the cards themselves say how many
+                details.append(f"{value} card{'s' if value != 1 else ''}")
+        elif key == "to" and starfield.is_gift(value):
+            details.append(f"to the Gift Field of {starfield.GIFT_NAMES[value]}")
+        else:
+            details.append(f"{key} {value}")
+    return f"{who_did} {entry.get('event', '')}" + (": " + ", ".join(details) if details else "")
+
+
+def reading_lines(reading: dict) -> list[str]:
+    """The divination a finished game leaves: each position with its card(s), keyword,
+    Minors and question (Know Thyself, the Starfield games), or the seal's candidate cards
+    (Dream Odyssey)."""
+    lines = ["", "The reading:"]
+    for p in reading.get("positions") or []:
+        title = p.get("name") or p.get("label") or p.get("id")
+        majors = p.get("cards") or [c for c in [p.get("major") or p.get("card")] if c]
+        if not majors:
+            lines.append(f"  {title}: (empty) - {p.get('question', '')}")
+            continue
+        keyword = p.get("keyword") or ", ".join(p.get("keywords") or [])
+        minors = f" with {cards_text(p['minors'])}" if p.get("minors") else ""
+        lines.append(f"  {title}: {' & '.join(map(card_text, majors))} ({keyword}){minors}"
+                     f" - {p.get('question', '')}")
+    obstacle = reading.get("obstacle")
+    if obstacle:
+        lines.append(f"  {obstacle['name']}: {card_text(obstacle['card'])} ({obstacle['keyword']})"
+                     f" - {obstacle['question']}")
+    if not reading.get("positions") and reading.get("cards"):
+        keywords = reading.get("keywords") or {}
+        lines.append("  Cards for the seal: " + ", ".join(
+            f"{card_text(c)} ({keywords[c]})" if c in keywords else card_text(c) for c in reading["cards"]))
+    return lines
 
 
 def show(rules, state, seat, out: TextIO, log_from: int) -> int:
     view = rules.view(state, seat)
     log = view.get("log") or []
     for line in log[log_from:]:
-        print(f"  | {line}", file=out)
+        print(f"  | {log_text(line)}", file=out)
     print(file=out)
     for line in RENDERERS.get(rules.slug, render_generic)(view):
         print(line, file=out)
@@ -155,7 +473,9 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, out: TextIO
         moves = rules.legal_moves(state, seat)
         if auto > 0:
             auto -= 1
-            move = rnd.choice(moves)
+            # Random play never gives up (Warring Planets offers a forfeit at every move,
+            # which would end most random games within a few turns).
+            move = rnd.choice([m for m in moves if m.get("type") != "forfeit"] or moves)
             print(f"(random) seat {seat}: {rules.describe_move(state, seat, move)}", file=out)
             state = rules.apply(state, seat, move)
             continue
@@ -205,17 +525,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, out: TextIO
     print(file=out)
     print(f"Game over: {outcome['result']}. {outcome['reason']} Scores: {outcome['scores']}",
           file=out)
-    reading = rules.reading(state)
-    if args.game == "know_thyself":
-        print("\nThe reading:", file=out)
-        for p in reading["positions"]:
-            minors = f" with {cards_text(p['minors'])}" if p["minors"] else ""
-            print(f"  {p['name']}: {card_text(p['major'])} ({p.get('keyword', '')}){minors}"
-                  f" - {p['question']}", file=out)
-        if reading["obstacle"]:
-            o = reading["obstacle"]
-            print(f"  {o['name']}: {card_text(o['card'])} ({o['keyword']}) - {o['question']}",
-                  file=out)
+    for line in reading_lines(rules.reading(state)):
+        print(line, file=out)
     return 0
 
 
