@@ -353,6 +353,23 @@ def test_every_modes_finished_game_gives_a_reading_the_journal_can_keep(slug, la
         assert reading["story"], "the conflict told as a story"
 
 
+def test_a_lovers_discourse_reading_has_the_spread_the_sacred_columns_and_the_ouroboros_rings():
+    # The first of a few seeded games that lasts long enough to fill a ring.
+    for seed in range(1, 12):
+        rules, state = play_out("lovers_discourse", seed)
+        reading = readings.from_game("lovers_discourse", rules, state, 0)
+        if len(reading["sections"]) == 3:
+            break
+    else:
+        pytest.fail("no seeded game reached the Ouroboros rings")
+
+    assert [s["id"] for s in reading["sections"]] == ["three_cards", "sacred_columns", "ouroboros"]
+    columns = reading["sections"][1]["positions"]
+    assert columns and all(p["id"][0] in "LCR" and p["card"] for p in columns)
+    ring_cards = [p["card"] for p in reading["sections"][2]["positions"]]
+    assert ring_cards and set(ring_cards) <= {p["card"] for p in columns}
+
+
 def test_a_war_forfeited_before_any_card_still_leaves_an_entry_to_reflect_on(alice, bob):
     from games.engine import get_rules
 
