@@ -6,7 +6,8 @@ move whenever a move is applied.  This module moves it in three ways:
 - a player on vacation has the clocks of the games waiting on them paused: the time left
   is kept in a ``PausedClock`` and the deadline is emptied, then given back (from the
   moment the vacation ends) when it ends;
-- "give a day" pushes the deadline of the other player a day further;
+- "give a day" pushes the deadline of the other player a day further, noted in the game's
+  log (a ``GameEvent``, not a move) and told to them by mail;
 - a game still waiting at its deadline is ended by the scheduler (``end_overdue_game``):
   where the late seat has a forfeit move (Warring Planets) it is played for them through
   ``services.submit_move``; co-operative and solo games are abandoned.
@@ -29,7 +30,7 @@ from django.utils.timesince import timesince
 
 from games import services
 from games.mail_models import PausedClock, Vacation
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 
 DAY = timedelta(days=1)
 REMINDER_AT = 0.8  # share of a move's time gone when the reminder goes out
@@ -299,6 +300,10 @@ def clock_facts(game: Game, seat: Seat, now: datetime | None = None) -> dict | N
 
 
 def give_a_day(game_id: int, user) -> Game:
+    """Push the deadline of the seats to act a day further (or add the day to a paused
+    clock), note it in the game's log and mail them a word about it."""
+    from games.mail_tasks import send_day_given_mail  # mail_tasks imports this module
+
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
@@ -314,4 +319,8 @@ def give_a_day(game_id: int, user) -> Game:
         else:
             game.deadline += DAY
             Game.objects.filter(pk=game.pk).update(deadline=game.deadline)
+        # Not a move: the event shows in the log but never in the record that replays it.
+        event = GameEvent.objects.create(game=game, kind=GameEvent.Kind.DAY_GIVEN, seat=seat.index,
+                                         to_seats=list(game.to_act), version=game.version)
+        send_day_given_mail.delay_on_commit(event.pk)
         return game

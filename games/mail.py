@@ -1,4 +1,5 @@
-"""The mail the site writes about games: turn mail, digests, reminders, and answers to replies.
+"""The mail the site writes about games: turn mail, digests, reminders, days given, and
+answers to replies.
 
 A turn mail is built only from what the seat may know: ``view(state, seat)`` for the board
 and ``legal_moves`` + ``describe_move`` for the numbered moves.  It never reads the stored
@@ -24,7 +25,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from games.engine import cards as card_data
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 
 REPLY_LOCAL_PART = "play"
 # The seat token is URL-safe base64 (letters, digits, - and _), the version a number.
@@ -319,6 +320,20 @@ def game_over_mail(seat: Seat) -> EmailMultiAlternatives:
         "link": absolute(game.get_absolute_url()),
     }
     return compose("game_over", context, [seat.user.email], f"{game.title} (game {game.pk}) has ended")
+
+
+def day_given_mail(seat: Seat, event: GameEvent) -> EmailMultiAlternatives:
+    """A word to ``seat`` that the other player gave them a day more for this move."""
+    game = seat.game
+    giver = next((s.player_name for s in game.seats.all() if s.index == event.seat), "The other player")
+    days = GameEvent.objects.filter(game=game, kind=event.kind, version=event.version, seat=event.seat).count()
+    context = {
+        "game": game, "seat": seat, "giver": giver, "days": days, "opponents": opponents(game, seat),
+        "deadline_local": local_time(game.deadline, seat.user),
+        "link": absolute(game.get_absolute_url()),
+    }
+    subject = f"{giver} gave you {'a day' if days == 1 else f'{days} days'} more in {game.title} (game {game.pk})"
+    return compose("day_given", context, [seat.user.email], subject)
 
 
 def _threading(in_reply_to: str) -> dict:

@@ -1,4 +1,4 @@
-"""Celery tasks for turn mail, digests, reminders, time-outs and spent vacations.
+"""Celery tasks for turn mail, digests, reminders, days given, time-outs and spent vacations.
 
 Each task takes ids, is queued with ``delay_on_commit`` (or by the scheduler), and checks
 again when it runs whether it still has anything to do: a turn mail for a version the
@@ -18,9 +18,9 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from games import clock
-from games.mail import digest_mail, game_over_mail, reminder_mail, turn_mail
+from games.mail import day_given_mail, digest_mail, game_over_mail, reminder_mail, turn_mail
 from games.mail_models import DigestSent, SeatMailSent
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 
 User = get_user_model()
 
@@ -171,6 +171,36 @@ def send_deadline_reminder(game_id: int, deadline: str) -> str:
             reminder_mail(seat).send()  # a failure rolls the mark back and the task retries
             sent += 1
     return f"reminded {sent}"
+
+
+@shared_task(name="games.send_day_given_mail", **RETRY)
+def send_day_given_mail(event_id: int) -> str:
+    """Tell the seats a day was given to that they have it, once per event, while that
+    turn is still open.  Days given in a quick row make one mail: the last one's, which
+    counts them all."""
+    with transaction.atomic():
+        event = GameEvent.objects.select_for_update().select_related("game").filter(pk=event_id).first()
+        if event is None:
+            return "no such event"
+        if event.mailed_at is not None:
+            return "already sent"
+        game = event.game
+        if game.status != Game.Status.ACTIVE or game.version != event.version:
+            return "turn already played"
+        if GameEvent.objects.filter(game=game, kind=event.kind, version=event.version, seat=event.seat,
+                                    pk__gt=event.pk).exists():
+            return "a later day's mail tells it"
+        sent = 0
+        for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED, index__in=event.to_seats):
+            user = seat.user
+            if user is None or not user.is_active or not user.email or user.turn_mail == User.TurnMail.NEVER:
+                continue
+            seat.game = game
+            day_given_mail(seat, event).send()  # a failure rolls the mark back and the task retries
+            sent += 1
+        event.mailed_at = timezone.now()
+        event.save(update_fields=["mailed_at"])
+    return f"sent {sent}"
 
 
 @shared_task(name="games.end_overdue_game", **RETRY)

@@ -211,5 +211,32 @@ class ChatMessage(models.Model):
         ordering = ["created_at", "pk"]
 
 
+class GameEvent(models.Model):
+    """Something that happened to a game besides its moves: a day given on the clock.
+
+    Shown in the game's log among the moves, but never part of the record that replays
+    the game (that is the ``Move`` log alone).  Seats are kept as indexes, never names, so
+    a deleted account leaves nothing personal here.
+    """
+
+    class Kind(models.TextChoices):
+        DAY_GIVEN = "day_given", "A day given"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(help_text="The seat that acted.")
+    to_seats = models.JSONField(default=list, help_text="The seats it was for (those to act then).")
+    version = models.PositiveIntegerField(help_text="The game's version then: it follows that many moves.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Set in the transaction that sends the notice, so a task run twice mails once.
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self):
+        return f"{self.game_id}@{self.version}: {self.get_kind_display()} by seat {self.seat}"
+
+
 # Play by mail and the clocks keep their own models (issue 6, items 5-7) in their module.
 from games.mail_models import DigestSent, PausedClock, SeatMailSent, Vacation  # noqa: E402,F401

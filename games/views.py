@@ -209,20 +209,30 @@ def poll_stamp(game: Game) -> str:
     stamp = f"{game.version}.{game.status}.{last_chat or 0}"
     if game.time_control is not None:
         stamp += f".{int(game.deadline.timestamp()) if game.deadline else 'paused'}"
+        # A day given to a paused clock moves no deadline, but the log shows it.
+        stamp += f".{game.events.order_by('-pk').values_list('pk', flat=True).first() or 0}"
     return stamp
 
 
 def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
     """The move log in words, where a card this seat cannot see now is told as "a card"
     (another seat's discard from hand, a card put back into the deck): the log never
-    tells more than the board does."""
+    tells more than the board does.  Clock events (a day given) come in among the moves,
+    after the move they followed, without a move number."""
     names = {s.index: s.player_name for s in game.seats.all()}
     hidden = set(CARDS) - visible_cards(view)
     entries = []
     for record in game.moves.all():
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
                         "mine": record.seat == seat.index, "text": _redact(record.description, hidden),
-                        "at": record.created_at})
+                        "at": record.created_at, "order": (record.number, 0)})
+    for event in game.events.all():
+        receivers = " and ".join("you" if i == seat.index else names.get(i, f"Seat {i + 1}")
+                                 for i in event.to_seats) or "the other player"
+        entries.append({"number": None, "event": True, "who": names.get(event.seat, f"Seat {event.seat + 1}"),
+                        "mine": event.seat == seat.index, "text": f"gave {receivers} a day more for this move.",
+                        "at": event.created_at, "order": (event.version, 1)})
+    entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     return entries
 
 
