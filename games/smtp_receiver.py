@@ -18,7 +18,7 @@ from email.utils import parseaddr
 
 from aiosmtpd.controller import Controller
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 from games import inbound
 from games.mail import parse_reply_address
@@ -28,12 +28,13 @@ log = logging.getLogger(__name__)
 
 def _handle(content: bytes, mail_from: str, rcpt_tos: list[str]) -> inbound.Outcome:
     # Each call runs in a pool thread: drop connections the database has closed meanwhile,
-    # and close ours after, so idle threads hold no connection.
+    # and close this thread's own after (close_old_connections would keep a healthy one for
+    # CONN_MAX_AGE), so idle pool threads hold no connection.
     close_old_connections()
     try:
         return inbound.handle_message(content, envelope_from=mail_from, recipients=rcpt_tos)
     finally:
-        close_old_connections()
+        connections.close_all()
 
 
 class ReplyHandler:
