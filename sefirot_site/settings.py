@@ -199,7 +199,9 @@ def embedded_broker(data_dir: Path) -> tuple[str, dict, str]:
         # The worker polls the folder; the default second makes every round trip slow.
         "polling_interval": 0.1,
     }
-    return "filesystem://", options, results_folder.as_uri()
+    # A host name (which the transport ignores) keeps kombu from warning "No hostname was
+    # supplied" on every connection.
+    return "filesystem://localhost/", options, results_folder.as_uri()
 
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -109,7 +109,7 @@ def test_redis_url_makes_redis_the_broker_the_result_store_and_the_cache(tmp_pat
 def test_without_redis_the_broker_and_the_cache_live_in_the_data_folder(tmp_path):
     without = {"REDIS_URL": "", "DATA_DIR": str(tmp_path)}
 
-    assert setting("CELERY_BROKER_URL", **without) == "filesystem://"
+    assert setting("CELERY_BROKER_URL", **without) == "filesystem://localhost/"
     assert setting("CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in']", **without) == str(tmp_path / "broker" / "queue")
     assert setting("CELERY_RESULT_BACKEND", **without) == (tmp_path / "results").as_uri()
     assert setting("CACHES['default']['LOCATION']", **without) == str(tmp_path / "cache")
