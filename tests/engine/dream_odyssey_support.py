@@ -17,13 +17,13 @@ order (``discard_rest``) for the scenarios that are not about that order.
 
 from __future__ import annotations
 
-import pytest
-
-from games.engine import IllegalMove, get_rules
+from games.engine import get_rules
 from games.engine.base import check_zones
 from games.engine.cards import COURTS, DECK, MAJORS, MINORS
 from games.engine.dream_tables import STACK_SIZES
 from games.engine.tree import SPACES
+
+from .conftest import codes_in, refused_by
 
 DO = get_rules("dream_odyssey")
 
@@ -77,26 +77,6 @@ def hidden_codes(state: dict, seat: int | None) -> set[str]:
     return hidden
 
 
-_CARDS = frozenset(DECK)
-
-
-def codes_in(value) -> set[str]:
-    """Every card code appearing as a whole string anywhere in a JSON-able value."""
-    found: set[str] = set()
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        kind = type(item)
-        if kind is str:
-            if item in _CARDS:
-                found.add(item)
-        elif kind is dict:
-            todo.extend(item.values())
-        elif kind is list:
-            todo.extend(item)
-    return found
-
-
 def shown_codes(state: dict, seat: int | None) -> set[str]:
     """The card codes a view shows as where they are now.  The reading at the end is a
     record of past events: a court that helped at the Crown stays named there even if it
@@ -124,12 +104,7 @@ def act(state: dict, type: str, **keys) -> dict:
 
 
 def refused(state: dict, move) -> str:
-    """Apply a move that must be refused; return the message and prove nothing changed."""
-    before = DO.dumps(state)
-    with pytest.raises(IllegalMove) as error:
-        DO.apply(state, 0, move)
-    assert DO.dumps(state) == before
-    return str(error.value)
+    return refused_by(DO, state, 0, move)
 
 
 def moves_of(state: dict, type: str) -> list[dict]:

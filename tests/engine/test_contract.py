@@ -11,27 +11,12 @@ from collections import Counter
 import pytest
 
 from games.engine import RULES, IllegalMove, Rules, get_rules
-from games.engine.cards import DECK
+
+from .conftest import CARD_CODES, codes_in
 
 SLUGS = sorted(RULES)
 GAMES_PER_SLUG = 6
 MOVE_CAP = 5000
-CARD_CODES = frozenset(DECK)
-
-
-def cards_in(obj) -> set[str]:
-    found: set[str] = set()
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, str) and x in CARD_CODES:
-            found.add(x)
-    return found
 
 
 def all_cards(zones: dict) -> Counter:
@@ -90,7 +75,7 @@ def test_random_games_keep_the_contract(slug):
             for seat in [*range(state["players"]), None]:
                 view = rules.view(state, seat)
                 json.dumps(view)
-                assert not cards_in(view) & hidden, (seat, cards_in(view) & hidden)
+                assert not codes_in(view) & hidden, (seat, codes_in(view) & hidden)
 
         state, record = random_play(rules, seed, check)
         outcome = rules.outcome(state)

@@ -16,9 +16,9 @@ from games.engine.cards import MAJORS, MINORS
 from games.engine.dream_tables import COURT_PEOPLE, LANDSCAPES, PLACES, STACK_SIZES
 from games.engine.tree import ADJACENT, SPACES
 
-from .dream_odyssey_support import (DO, act, check, codes_in, discard_pile, laid_down, moves_of,
-                                    new, play, refused, resolve, settle, slot_of, slots, stacked,
-                                    travel)
+from .conftest import codes_in
+from .dream_odyssey_support import (DO, act, check, discard_pile, laid_down, moves_of, new, play,
+                                    refused, resolve, settle, slot_of, slots, stacked, travel)
 
 
 # --- set-up -----------------------------------------------------------------------------------

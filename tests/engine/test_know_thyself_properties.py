@@ -15,31 +15,12 @@ from games.engine.base import check_zones
 from games.engine.cards import DECK
 from games.engine.tree import GRACE_FIELDS, SPACES
 
-from .conftest import KT
+from .conftest import KT, codes_in
 
 VARIANTS = [["standard"], ["meditative"], ["fated"], ["numerology"], ["meditative", "fated"],
             ["fated", "numerology"], ["meditative", "numerology"],
             ["meditative", "fated", "numerology"]]
 MOVE_CAP = 2000  # far above any real game (each turn plays a card from a finite deck)
-
-
-def cards_in(obj) -> set[str]:
-    """Every string anywhere in a JSON-like value that is a card code."""
-    found: set[str] = set()
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-        elif isinstance(x, str) and x in KT_CARDS:
-            found.add(x)
-    return found
-
-
-KT_CARDS = frozenset(DECK)
 
 
 def random_game(seed: int, variant: list[str], check_zones_each_step=True, check_views=False):
@@ -53,10 +34,10 @@ def random_game(seed: int, variant: list[str], check_zones_each_step=True, check
             check_zones(KT.zones(state), DECK)
         if check_views:
             deck = set(state["deck"])
-            assert not cards_in(KT.view(state, 0)) & deck
+            assert not codes_in(KT.view(state, 0)) & deck
             spectator = KT.view(state, None)
             assert spectator["hand"] is None
-            assert not cards_in(spectator) & (deck | set(state["hand"]))
+            assert not codes_in(spectator) & (deck | set(state["hand"]))
         moves = KT.legal_moves(state, 0)
         assert moves, "a running game always offers a move"
         move = rnd.choice(moves)
@@ -197,7 +178,7 @@ def test_any_deck_and_any_choices_keep_the_game_whole(deck, variant, choices):
         moves = KT.legal_moves(state, 0)
         state = KT.apply(state, 0, moves[pick % len(moves)])
         check_zones(KT.zones(state), DECK)
-        assert not cards_in(KT.view(state, 0)) & set(state["deck"]) or KT.outcome(state)
+        assert not codes_in(KT.view(state, 0)) & set(state["deck"]) or KT.outcome(state)
     assert KT.loads(KT.dumps(state)) == state
 
 

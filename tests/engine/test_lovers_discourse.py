@@ -8,12 +8,15 @@ named goes to the deck, so the 78 cards stay conserved.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
-from games.engine import IllegalMove, get_rules
-from games.engine.base import check_zones
+from games.engine import get_rules
 from games.engine.cards import DECK
+
+from . import starfield_support
+from .conftest import refused_by
 
 LD = get_rules("lovers_discourse")
 
@@ -27,51 +30,19 @@ def major(card, by, minors=(), resolved_by=None):
     return {"majors": cards, "by": bys, "minors": list(minors), "resolved_by": resolved_by}
 
 
-def arrange(*, hands=((), ()), board=None, planes=None, waiting=(), gifts=(None, None),
-            deck=(), empty_deck=False, turn=0, phase="play", variant="standard", sacred=None):
-    state = LD.new_game(0, 2, {"variant": variant}, deck=list(DECK))
-    board = board or {}
-    planes = planes or [[[], [], []], [[], [], []]]
-    named = [c for h in hands for c in h] + [c for e in board.values() for c in e["majors"] + e["minors"]]
-    named += [c for p in planes for col in p for c in col] + list(waiting) + list(deck)
-    named += [g[0] for g in gifts if g]
-    assert len(named) == len(set(named)), "a card named twice"
-    rest = [c for c in DECK if c not in named]
-    state.update({
-        "hands": [list(h) for h in hands], "board": json.loads(json.dumps(board)),
-        "planes": [[list(col) for col in p] for p in planes], "raised": list(waiting),
-        "deck": list(deck) + ([] if empty_deck else rest), "discard": rest if empty_deck else [],
-        "out": [], "groups": [], "turn": turn, "phase": phase, "log": "", "events": {}, "end": None,
-        # a gift is (card, locked)
-        "gifts": [None if g is None else {"card": g[0], "locked": g[1]} for g in gifts],
-    })
+def arrange(*, gifts=(None, None), sacred=None, **layout):
+    """A position (``starfield_support.arrange``); a gift is (card, locked), and ``sacred``
+    makes it a Numerology game with that sacred number."""
+    state = starfield_support.arrange(LD, gifts=gifts, **layout)
     if sacred:
         state["sacred"] = {"number": sacred, "card": "M6"}
-    check_zones(LD.zones(state), DECK)
     return state
 
 
-def act(state, seat, type, **keys):
-    new = LD.apply(state, seat, {"type": type, **keys})
-    check_zones(LD.zones(new), DECK)
-    return new
-
-
-def refused(state, seat, move) -> str:
-    before = LD.dumps(state)
-    with pytest.raises(IllegalMove) as error:
-        LD.apply(state, seat, move)
-    assert LD.dumps(state) == before
-    return str(error.value)
-
-
-def moves(state, seat=0, type=None, card=None):
-    return [m for m in LD.legal_moves(state, seat)
-            if (type is None or m["type"] == type) and (card is None or m.get("card") == card)]
-
-
-def targets(state, card, seat=0, type="play"):
-    return {m.get("to", m.get("column")) for m in moves(state, seat, type, card)}
+act = partial(starfield_support.act, LD)
+refused = partial(refused_by, LD)
+moves = partial(starfield_support.moves, LD)
+targets = partial(starfield_support.targets, LD)
 
 
 def full_board(except_=(), by=0, resolved=False):

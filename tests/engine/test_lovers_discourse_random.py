@@ -10,9 +10,12 @@ import random
 
 import pytest
 
-from games.engine import IllegalMove, get_rules
+from games.engine import get_rules
 from games.engine.base import check_zones
-from games.engine.cards import DECK, is_card, label
+from games.engine.cards import DECK
+
+from .conftest import cards_named
+from .starfield_support import Knowledge, check_moves_and_secrecy, check_views
 
 LD = get_rules("lovers_discourse")
 VARIANTS = ["standard", "meditative", "fated", "numerology", ["meditative", "fated", "numerology"]]
@@ -27,66 +30,6 @@ def choose(rnd: random.Random, legal: list[dict]) -> dict:
         return rnd.choice(legal)
     best = min(PREFERENCE[m["type"]] for m in legal)
     return rnd.choice([m for m in legal if PREFERENCE[m["type"]] == best])
-
-
-def public_cards(state: dict) -> set[str]:
-    """Cards lying face up where both partners see them."""
-    seen = set(state["out"]) | set(state["raised"])
-    for p in state["planes"]:
-        for col in p:
-            seen |= set(col)
-    for e in state["board"].values():
-        seen |= set(e["majors"]) | set(e["minors"])
-    seen |= {g["card"] for g in state["gifts"] if g and not g["locked"]}
-    return seen
-
-
-def strings(data) -> list[str]:
-    """Every string in a JSON-like value, keys included."""
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for k, v in data.items() for s in [k, *strings(v)]]
-    if isinstance(data, list):
-        return [s for v in data for s in strings(v)]
-    return []
-
-
-def cards_named(view: dict) -> set[str]:
-    """Every card a view names: by code in any field, by name in any sentence."""
-    texts = strings(view)
-    words = "\n".join(texts)
-    return {t for t in texts if is_card(t)} | {c for c in DECK if label(c) in words}
-
-
-def check_views(state: dict, seen: set[str], held: list[set[str]]) -> None:
-    hidden = set(state["deck"]) | set(state["discard"]) | set(state["hands"][0]) | set(state["hands"][1])
-    if state["end"] and state["sacred"]:
-        # Numerology's sacred card was turned face up before the deal; the view names it
-        # once the game is over.
-        hidden.discard(state["sacred"]["card"])
-    for seat in (0, 1, None):
-        knows = seen | (held[seat] if seat is not None else set())
-        secret = (hidden - knows) - (set(state["hands"][seat]) if seat is not None else set())
-        leaked = cards_named(LD.view(state, seat)) & secret
-        assert not leaked, f"seat {seat} sees {sorted(leaked)}"
-
-
-def swap_hidden(state: dict, seat: int, rnd: random.Random) -> dict | None:
-    """The same game as ``seat`` knows it, with a hidden card of the partner's hand swapped
-    for a deck card and the deck reshuffled: the seat's view must not change."""
-    other = 1 - seat
-    seen = public_cards(state)
-    mine = [c for c in state["hands"][other] if c not in seen]
-    if not mine or not state["deck"]:
-        return None
-    twin = json.loads(json.dumps(state))
-    a = rnd.choice(mine)
-    b = rnd.choice(twin["deck"])
-    twin["hands"][other][twin["hands"][other].index(a)] = b
-    twin["deck"][twin["deck"].index(b)] = a
-    rnd.shuffle(twin["deck"])
-    return twin
 
 
 def bad_moves(state: dict, seat: int, legal: list[dict], rnd: random.Random) -> list[dict]:
@@ -106,17 +49,12 @@ def bad_moves(state: dict, seat: int, legal: list[dict], rnd: random.Random) -> 
 
 def play_one(seed: int, variant) -> tuple[dict, list]:
     rnd = random.Random(seed)
-    options = {"variant": variant}
-    state = LD.new_game(seed, 2, options)
+    state = LD.new_game(seed, 2, {"variant": variant})
     record = []
-    seen = public_cards(state)
-    held = [set(state["hands"][0]), set(state["hands"][1])]
+    knows = Knowledge(LD)
     for step in range(MOVE_CAP):
         check_zones(LD.zones(state), DECK)
-        seen |= public_cards(state)
-        held[0] |= set(state["hands"][0])
-        held[1] |= set(state["hands"][1])
-        check_views(state, seen, held)
+        check_views(LD, state, knows)
         seats = LD.to_act(state)
         if not seats:
             break
@@ -125,18 +63,7 @@ def play_one(seed: int, variant) -> tuple[dict, list]:
         legal = LD.legal_moves(state, seat)
         assert legal, "a running game always offers the seat to act a move"
         if step % 7 == 0:
-            assert all(LD.describe_move(state, seat, m) for m in legal)
-            before = LD.dumps(state)
-            for bad in bad_moves(state, seat, legal, rnd):
-                with pytest.raises(IllegalMove):
-                    LD.apply(state, seat, bad)
-            with pytest.raises(IllegalMove):
-                LD.apply(state, 1 - seat, legal[0])
-            assert LD.dumps(state) == before
-            for watcher in (0, 1):
-                twin = swap_hidden(state, watcher, rnd)
-                if twin is not None:
-                    assert LD.view(twin, watcher) == LD.view(state, watcher)
+            check_moves_and_secrecy(LD, state, seat, legal, bad_moves(state, seat, legal, rnd), rnd)
         move = choose(rnd, legal)
         record.append((seat, move))
         state = LD.apply(state, seat, move)

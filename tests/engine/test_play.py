@@ -16,9 +16,9 @@ from games.engine.cards import CARDS, DECK, label, short_name, value
 from games.engine.play import RENDERERS, main, render_dream_odyssey, render_starfield
 from games.engine.tree import SPACE_NAMES
 
+from . import starfield_support
+from .conftest import strings
 from .dream_odyssey_support import hidden_codes as dream_hidden
-from .test_lovers_discourse_random import public_cards as lovers_public
-from .test_warring_planets_random import public_cards as warring_public
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,53 +87,28 @@ def printed(text: str) -> set[str]:
     return {c for form, c in CARD_OF_FORM.items() if form in text and ALONE[form].search(text)}
 
 
-def strings(data) -> list[str]:
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for k, v in data.items() for s in [k, *strings(v)]]
-    if isinstance(data, list):
-        return [s for v in data for s in strings(v)]
-    return []
-
-
 def named(view: dict) -> set[str]:
     """Every card a view names: as a code anywhere, or by name in one of its sentences."""
     texts = strings(view)
     return {t for t in texts if t in CARDS} | printed("\n".join(texts))
 
 
-class Knowledge:
-    """What each seat may know in a game so far; ``hidden(state, seat)`` is the rest.
+def hidden_cards(rules):
+    """A function of (state, seat) giving the cards that seat (None: a spectator) may not
+    know in one game so far; call it on every state of that game in turn.
 
     Know Thyself hides the deck (and the hand from a spectator); the Starfield games hide
     the deck, the other hand and (Lovers' Discourse) the face-down discard pile, except
-    cards once seen face up or held (the random tests' ``public_cards``); Dream Odyssey
-    hides what ``dream_odyssey_support.hidden_codes`` says."""
-
-    def __init__(self, rules):
-        self.rules = rules
-        self.seen: set[str] = set()
-        self.held = [set(), set()]
-
-    def hidden(self, state: dict, seat: int | None) -> set[str]:
-        zones = self.rules.zones(state)
-        slug = self.rules.slug
-        if slug == "know_thyself":
+    cards once seen face up or held (``starfield_support.Knowledge``, as in their random
+    tests); Dream Odyssey hides what ``dream_odyssey_support.hidden_codes`` says."""
+    if rules.slug == "know_thyself":
+        def hidden(state: dict, seat: int | None) -> set[str]:
+            zones = rules.zones(state)
             return set(zones["deck"]) | (set(zones["hand:0"]) if seat is None else set())
-        if slug == "dream_odyssey":
-            return dream_hidden(state, seat)
-        self.seen |= (lovers_public if slug == "lovers_discourse" else warring_public)(state)
-        for s in (0, 1):
-            self.held[s] |= set(zones[f"hand:{s}"])
-        hidden = set(zones["deck"]) | set(zones["hand:0"]) | set(zones["hand:1"])
-        if slug == "lovers_discourse":  # its discard pile lies face down
-            hidden |= set(zones["discard"])
-        if state["end"] and state["sacred"]:
-            hidden.discard(state["sacred"]["card"])  # named once the game is over
-        if seat is None:
-            return hidden - self.seen
-        return hidden - self.seen - self.held[seat] - set(zones[f"hand:{seat}"])
+        return hidden
+    if rules.slug == "dream_odyssey":
+        return dream_hidden
+    return starfield_support.Knowledge(rules).hidden
 
 
 def without_sentences(text: str, view: dict) -> str:
@@ -165,7 +140,7 @@ def test_the_board_draws_every_step_of_random_games_and_shows_only_what_the_seat
     rules = RULES[slug]
     steps = 0
     for seed in range(3):
-        knows = Knowledge(rules)
+        hidden = hidden_cards(rules)
         for state in random_states(rules, seed):
             for seat in [*range(state["players"]), None]:
                 view = rules.view(state, seat)
@@ -173,7 +148,7 @@ def test_the_board_draws_every_step_of_random_games_and_shows_only_what_the_seat
                 assert text.strip()
                 invented = printed(text) - named(view)
                 assert not invented, f"seed {seed}, seat {seat}: {sorted(invented)} is not in the view"
-                leaked = printed(without_sentences(text, view)) & knows.hidden(state, seat)
+                leaked = printed(without_sentences(text, view)) & hidden(state, seat)
                 assert not leaked, f"seed {seed}, seat {seat}: hidden {sorted(leaked)} drawn"
             steps += 1
     assert steps > 30

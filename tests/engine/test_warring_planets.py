@@ -7,13 +7,16 @@ goes to the deck) and the tests drive it only through the contract.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
-from games.engine import IllegalMove, get_rules
-from games.engine.base import check_zones
+from games.engine import get_rules
 from games.engine.cards import DECK
 from games.engine.starfield import SPACES
+
+from . import starfield_support
+from .conftest import refused_by
 
 WP = get_rules("warring_planets")
 FORFEIT = {"type": "forfeit"}
@@ -32,47 +35,11 @@ def guard(card, seat):
     return {"guard": card, "facing": seat}
 
 
-def arrange(*, hands=((), ()), board=None, planes=None, waiting=(), deck=(), empty_deck=False,
-            turn=0, phase="play", variant="standard"):
-    state = WP.new_game(0, 2, {"variant": variant}, deck=list(DECK))
-    board = board or {}
-    planes = planes or [[[], [], []], [[], [], []]]
-    named = [c for h in hands for c in h] + list(waiting) + list(deck)
-    named += [c for e in board.values() for c in ([e["guard"]] if "guard" in e else e["majors"] + e["minors"])]
-    named += [c for p in planes for col in p for c in col]
-    assert len(named) == len(set(named)), "a card named twice"
-    rest = [c for c in DECK if c not in named]
-    state.update({
-        "hands": [list(h) for h in hands], "board": json.loads(json.dumps(board)),
-        "planes": [[list(col) for col in p] for p in planes], "raised": list(waiting),
-        "deck": list(deck) + ([] if empty_deck else rest), "discard": rest if empty_deck else [],
-        "out": [], "groups": [], "turn": turn, "phase": phase, "log": "", "events": {}, "end": None,
-    })
-    check_zones(WP.zones(state), DECK)
-    return state
-
-
-def act(state, seat, type, **keys):
-    new = WP.apply(state, seat, {"type": type, **keys})
-    check_zones(WP.zones(new), DECK)
-    return new
-
-
-def refused(state, seat, move) -> str:
-    before = WP.dumps(state)
-    with pytest.raises(IllegalMove) as error:
-        WP.apply(state, seat, move)
-    assert WP.dumps(state) == before
-    return str(error.value)
-
-
-def moves(state, seat=0, type=None, card=None):
-    return [m for m in WP.legal_moves(state, seat)
-            if (type is None or m["type"] == type) and (card is None or m.get("card") == card)]
-
-
-def targets(state, card, type="play", seat=0):
-    return {m.get("to", m.get("column")) for m in moves(state, seat, type, card)}
+arrange = partial(starfield_support.arrange, WP)
+act = partial(starfield_support.act, WP)
+refused = partial(refused_by, WP)
+moves = partial(starfield_support.moves, WP)
+targets = partial(starfield_support.targets, WP)
 
 
 def filled(except_=(), by=1):

@@ -9,9 +9,11 @@ import random
 
 import pytest
 
-from games.engine import IllegalMove, get_rules
+from games.engine import get_rules
 from games.engine.base import check_zones
-from games.engine.cards import DECK, is_card, label
+from games.engine.cards import DECK
+
+from .starfield_support import Knowledge, check_moves_and_secrecy, check_views
 
 WP = get_rules("warring_planets")
 FORFEIT = {"type": "forfeit"}
@@ -26,56 +28,6 @@ def choose(rnd: random.Random, legal: list[dict]) -> dict:
         return rnd.choice(legal)
     best = min(PREFERENCE[m["type"]] for m in legal)
     return rnd.choice([m for m in legal if PREFERENCE[m["type"]] == best])
-
-
-def public_cards(state: dict) -> set[str]:
-    seen = set(state["out"]) | set(state["raised"]) | set(state["discard"])
-    for p in state["planes"]:
-        for col in p:
-            seen |= set(col)
-    for e in state["board"].values():
-        seen |= {e["guard"]} if "guard" in e else set(e["majors"]) | set(e["minors"])
-    return seen
-
-
-def strings(data) -> list[str]:
-    """Every string in a JSON-like value, keys included."""
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for k, v in data.items() for s in [k, *strings(v)]]
-    if isinstance(data, list):
-        return [s for v in data for s in strings(v)]
-    return []
-
-
-def cards_named(view: dict) -> set[str]:
-    """Every card a view names: by code in any field, by name in any sentence."""
-    texts = strings(view)
-    words = "\n".join(texts)
-    return {t for t in texts if is_card(t)} | {c for c in DECK if label(c) in words}
-
-
-def check_views(state: dict, seen: set[str], held: list[set[str]]) -> None:
-    hidden = set(state["deck"]) | set(state["hands"][0]) | set(state["hands"][1])
-    for seat in (0, 1, None):
-        knows = seen | (held[seat] if seat is not None else set())
-        secret = (hidden - knows) - (set(state["hands"][seat]) if seat is not None else set())
-        leaked = cards_named(WP.view(state, seat)) & secret
-        assert not leaked, f"seat {seat} sees {sorted(leaked)}"
-
-
-def swap_hidden(state: dict, seat: int, rnd: random.Random) -> dict | None:
-    other = 1 - seat
-    mine = [c for c in state["hands"][other] if c not in public_cards(state)]
-    if not mine or not state["deck"]:
-        return None
-    twin = json.loads(json.dumps(state))
-    a, b = rnd.choice(mine), rnd.choice(twin["deck"])
-    twin["hands"][other][twin["hands"][other].index(a)] = b
-    twin["deck"][twin["deck"].index(b)] = a
-    rnd.shuffle(twin["deck"])
-    return twin
 
 
 def bad_moves(legal: list[dict], rnd: random.Random) -> list[dict]:
@@ -97,14 +49,10 @@ def play_one(seed: int, variant) -> tuple[dict, list]:
     rnd = random.Random(seed)
     state = WP.new_game(seed, 2, {"variant": variant})
     record = []
-    seen = public_cards(state)
-    held = [set(state["hands"][0]), set(state["hands"][1])]
+    knows = Knowledge(WP)
     for step in range(MOVE_CAP):
         check_zones(WP.zones(state), DECK)
-        seen |= public_cards(state)
-        held[0] |= set(state["hands"][0])
-        held[1] |= set(state["hands"][1])
-        check_views(state, seen, held)
+        check_views(WP, state, knows)
         seats = WP.to_act(state)
         if not seats:
             break
@@ -114,18 +62,7 @@ def play_one(seed: int, variant) -> tuple[dict, list]:
         assert FORFEIT in legal and len(legal) > 1
         assert WP.legal_moves(state, 1 - seat) == [FORFEIT]
         if step % 7 == 0:
-            assert all(WP.describe_move(state, seat, m) for m in legal)
-            before = WP.dumps(state)
-            for bad in bad_moves(legal, rnd):
-                with pytest.raises(IllegalMove):
-                    WP.apply(state, seat, bad)
-            with pytest.raises(IllegalMove):
-                WP.apply(state, 1 - seat, legal[0])
-            assert WP.dumps(state) == before
-            for watcher in (0, 1):
-                twin = swap_hidden(state, watcher, rnd)
-                if twin is not None:
-                    assert WP.view(twin, watcher) == WP.view(state, watcher)
+            check_moves_and_secrecy(WP, state, seat, legal, bad_moves(legal, rnd), rnd)
         if rnd.random() < 0.004:  # now and then someone gives up, on their turn or not
             seat, move = rnd.choice((0, 1)), FORFEIT
         else:
