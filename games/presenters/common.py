@@ -106,6 +106,33 @@ class Presentation:
     view: dict = field(default_factory=dict)
 
 
+def option_facts(view: dict) -> list[tuple[str, Any]]:
+    """The facts a game's options add: Numerology's sacred number, the variations in play."""
+    facts: list[tuple[str, Any]] = []
+    if view.get("sacred"):
+        facts.append(("Sacred number", view["sacred"]))
+    if view.get("variant"):
+        facts.append(("Variation", ", ".join(view["variant"])))
+    return facts
+
+
+def presentation(view: dict, moves: list[dict], pick: str | None, picked_choices: list, actions: list,
+                 *, events_from: str = "log", **board) -> Presentation:
+    """One seat's Presentation: ``board`` is what its presenter drew (cells, planes, hand...);
+    the prompt, the picked card with its choices, the plain actions and the engine's own
+    lines of text (its ``log``, or Dream Odyssey's ``tale``) are read alike for every board."""
+    return Presentation(
+        prompt=view.get("prompt") or "",
+        events=[line for line in view.get(events_from) or [] if isinstance(line, str)],
+        picked=card_info(pick) if pick else None,
+        picked_choices=picked_choices,
+        actions=actions,
+        can_act=bool(moves),
+        view=view,
+        **board,
+    )
+
+
 def choices_for(rules, state: dict, seat: int | None, moves: list[dict], pick: str | None):
     """Split legal moves into card picks and plain actions.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games.engine import tree as tree_board
 
-from .common import Presentation, card_info, choices_for, segment
+from .common import Presentation, card_info, choices_for, option_facts, presentation, segment
 
 STATUS = {"won": "won", "attainable": "within reach", "unattainable": "not yet in reach"}
 
@@ -98,11 +98,10 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
     facts = [("At", tree_board.SPACE_NAMES.get(position, position))] if position else []
     if view.get("score") is not None:
         facts.append(("Score", view["score"]))
-    if view.get("variant"):
-        facts.append(("Variation", ", ".join(view["variant"])))
-    return Presentation(
+    return presentation(
+        view, moves, pick, picked_choices, actions,
+        events_from="tale",
         board_kind="tree",
-        prompt=view.get("prompt") or "",
         hand=hand_info,
         hand_count=view.get("hand_count"),
         waiting=waiting,
@@ -117,11 +116,5 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         encounter_title=f"Encounter at {tree_board.SPACE_NAMES.get(fight.get('space'), fight.get('space'))}"
         if isinstance(fight, dict) else "",
         piles=piles,
-        facts=facts,
-        events=[line for line in view.get("tale") or [] if isinstance(line, str)],
-        picked=card_info(pick) if pick else None,
-        picked_choices=picked_choices,
-        actions=actions,
-        can_act=bool(moves),
-        view=view,
+        facts=facts + option_facts(view),
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import Presentation, card_info, choices_for
+from .common import Presentation, card_info, choices_for, presentation
 
 
 def present(rules, state, view, seat, moves, pick) -> Presentation:
@@ -13,16 +13,10 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
     rest = [c for c in pickable if c not in (hand or [])]
     rows = [{"title": "Also to choose from", "cards": [card_info(c, pickable=True, picked=c == pick) for c in rest]}
             ] if rest else []
-    return Presentation(
+    return presentation(
+        view, moves, pick, picked_choices, actions,
         board_kind="",
-        prompt=view.get("prompt") or "",
         hand=[card_info(c, pickable=c in pickable, picked=c == pick) for c in hand] if hand is not None else None,
         hand_count=view.get("hand_count"),
         rows=rows,
-        picked=card_info(pick) if pick else None,
-        picked_choices=picked_choices,
-        actions=actions,
-        can_act=bool(moves),
-        events=[line for line in view.get("log") or [] if isinstance(line, str)],
-        view=view,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games.engine import starfield as sf
 
-from .common import Presentation, card_info, choices_for, segment
+from .common import Presentation, card_info, choices_for, option_facts, presentation, segment
 
 WIDTH, HEIGHT = 5, 7
 COLUMN_TITLES = ("Column 1", "Column 2", "Column 3")
@@ -100,15 +100,12 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         else:
             facts.append(("Your score", scores[seat]))
             facts.append(("Theirs", scores[1 - seat]))
-    if view.get("sacred"):
-        facts.append(("Sacred number", view["sacred"]))
-    if view.get("variant"):
-        facts.append(("Variation", ", ".join(view["variant"])))
+    facts += option_facts(view)
 
     hand = view.get("hand")
-    return Presentation(
+    return presentation(
+        view, moves, pick, picked_choices, actions,
         board_kind="starfield",
-        prompt=view.get("prompt") or "",
         hand=cards(hand) if isinstance(hand, list) else None,
         hand_count=None,
         waiting=cards(view.get("waiting") or []),
@@ -120,10 +117,4 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         planes=planes,
         piles=piles,
         facts=facts,
-        events=[line for line in view.get("log") or [] if isinstance(line, str)],
-        picked=card_info(pick) if pick else None,
-        picked_choices=picked_choices,
-        actions=actions,
-        can_act=bool(moves),
-        view=view,
     )

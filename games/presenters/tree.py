@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.engine import tree as tree_board
 
-from .common import Presentation, card_info, choices_for, segment
+from .common import Presentation, card_info, choices_for, option_facts, presentation, segment
 
 COLUMN_TITLES = ("Left Seeress", "Middle Seeress", "Right Seeress")
 
@@ -58,17 +58,10 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         if view.get(key):
             piles.append({"title": title, "count": len(view[key]), "cards": [card_info(c) for c in view[key]]})
 
-    facts = []
-    if view.get("score") is not None:
-        facts.append(("Score", view["score"]))
-    if view.get("sacred"):
-        facts.append(("Sacred number", view["sacred"]))
-    if view.get("variant"):
-        facts.append(("Variation", ", ".join(view["variant"])))
-
-    return Presentation(
+    facts = [("Score", view["score"])] if view.get("score") is not None else []
+    return presentation(
+        view, moves, pick, picked_choices, actions,
         board_kind="tree",
-        prompt=view.get("prompt") or "",
         hand=cards(hand) if isinstance(hand, list) else None,
         hand_count=view.get("hand_count"),
         waiting=cards(view.get("waiting") or []),
@@ -79,11 +72,5 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         board_height=8,
         planes=planes,
         piles=piles,
-        facts=facts,
-        events=[line for line in view.get("log") or [] if isinstance(line, str)],
-        picked=card_info(pick) if pick else None,
-        picked_choices=picked_choices,
-        actions=actions,
-        can_act=bool(moves),
-        view=view,
+        facts=facts + option_facts(view),
     )
