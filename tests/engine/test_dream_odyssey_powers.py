@@ -198,16 +198,22 @@ def test_the_chariot_is_not_offered_once_a_card_is_played():
     assert not powers(state, "M7")
 
 
+def _lose_at_foundation(state):
+    """Travel to the Foundation, answer its 9 of Swords with the 2 of Cups and its Ace of
+    Wands with the 3, and resolve: the encounter is lost.  The deal must hold those cards."""
+    state = travel(state, "foundation")
+    state = play(state, "2c", "9s")
+    state = play(state, "3c", "Aw")
+    return resolve(state)
+
+
 # --- VIII Strength ------------------------------------------------------------------------------
 
 def _wounded(party, **deal):
     """Lose one card at the Foundation: the 2 of Cups becomes a wound."""
     state = new(party=party, hand=("2c", "3c", "4c"), stacks={"foundation": ["9s", "Aw"]},
                 draws=("5w", "6w", "7w"), **deal)
-    state = travel(state, "foundation")
-    state = play(state, "2c", "9s")
-    state = play(state, "3c", "Aw")
-    return settle(resolve(state))
+    return settle(_lose_at_foundation(state))
 
 
 def test_strength_takes_a_wound_back_into_the_hand():
@@ -248,10 +254,7 @@ def test_the_wheel_of_fortune_redraws_the_hand_and_fills_it_to_three():
 def test_justice_prevents_a_wound():
     state = new(party="M11", hand=("2c", "3c", "4c"), stacks={"foundation": ["9s", "Aw"]},
                 draws=("5w", "6w"))
-    state = travel(state, "foundation")
-    state = play(state, "2c", "9s")
-    state = play(state, "3c", "Aw")
-    state = resolve(state)
+    state = _lose_at_foundation(state)
     assert state["phase"] == "guard" and state["choice"]["threat"] == "wound"
     assert moves_of(state, "pass")
     state = act(state, "power", card="M11")
@@ -264,10 +267,7 @@ def test_justice_prevents_a_wound():
 def test_justice_may_be_kept_and_the_wound_taken():
     state = new(party="M11", hand=("2c", "3c", "4c"), stacks={"foundation": ["9s", "Aw"]},
                 draws=("5w", "6w"))
-    state = travel(state, "foundation")
-    state = play(state, "2c", "9s")
-    state = play(state, "3c", "Aw")
-    state = resolve(state)
+    state = _lose_at_foundation(state)
     state = act(state, "pass")
     assert state["wounds"][0] == "2c" and state["phase"] == "draw"
     assert "M11" in state["party"]
@@ -297,10 +297,7 @@ def test_justice_can_stop_the_fourth_wound():
         state["minors"].remove(card)
         state["wounds"][i] = card
     check(state)
-    state = travel(state, "foundation")
-    state = play(state, "2c", "9s")
-    state = play(state, "3c", "Aw")
-    state = resolve(state)
+    state = _lose_at_foundation(state)
     assert state["phase"] == "guard"
     state = act(state, "power", card="M11")
     assert DO.outcome(state) is None and state["wounds"][3] is None

@@ -80,14 +80,24 @@ def test_each_player_gets_their_own_entry_and_nobody_else_does(alice, bob, outsi
 # --- by hand ---------------------------------------------------------------------------------
 
 
+def post_by_hand(client, spread: str, title: str, *rows: dict, **fields):
+    """Post the journal's form for a reading laid out by hand: one dict a card row (``card``,
+    with ``label``, ``minors`` or ``reversed`` where the test wants them), dated 1 March 2026;
+    ``fields`` adds the rest of the form (tags)."""
+    data = {"spread": spread, "title": title, "date": "2026-03-01", **fields,
+            "row-TOTAL_FORMS": str(len(rows)), "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1",
+            "row-MAX_NUM_FORMS": "10"}
+    for index, row in enumerate(rows):
+        data.update({f"row-{index}-{key}": value for key, value in row.items()})
+    return client.post(reverse("journal:new"), data)
+
+
+
 def test_a_reading_from_a_physical_deck_keeps_positions_orientation_and_minors(alice_client, alice):
-    response = alice_client.post(reverse("journal:new"), {
-        "spread": "three", "title": "Kitchen table", "date": "2026-03-01", "tags": "Family, money",
-        "row-TOTAL_FORMS": "3", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
-        "row-0-label": "Past", "row-0-card": "M9", "row-0-minors": "Ace of Cups, 3s",
-        "row-1-label": "Present", "row-1-card": "Qp", "row-1-reversed": "on",
-        "row-2-label": "Future", "row-2-card": "M19",
-    })
+    response = post_by_hand(alice_client, "three", "Kitchen table",
+                            {"label": "Past", "card": "M9", "minors": "Ace of Cups, 3s"},
+                            {"label": "Present", "card": "Qp", "reversed": "on"},
+                            {"label": "Future", "card": "M19"}, tags="Family, money")
 
     entry = Entry.objects.get(owner=alice)
     assert response.status_code == 302 and response["Location"] == entry.get_absolute_url()
@@ -101,11 +111,7 @@ def test_a_reading_from_a_physical_deck_keeps_positions_orientation_and_minors(a
 
 
 def test_a_physical_reading_with_a_card_twice_is_refused_and_nothing_is_saved(alice_client, alice):
-    response = alice_client.post(reverse("journal:new"), {
-        "spread": "one", "title": "Oops", "date": "2026-03-01",
-        "row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
-        "row-0-card": "Ac", "row-0-minors": "Ace of Cups",
-    })
+    response = post_by_hand(alice_client, "one", "Oops", {"card": "Ac", "minors": "Ace of Cups"})
 
     assert response.status_code == 400
     assert "appears twice" in response.content.decode()
@@ -113,11 +119,7 @@ def test_a_physical_reading_with_a_card_twice_is_refused_and_nothing_is_saved(al
 
 
 def test_a_minor_name_that_is_no_card_gets_a_clear_message(alice_client, alice):
-    response = alice_client.post(reverse("journal:new"), {
-        "spread": "one", "title": "Typo", "date": "2026-03-01",
-        "row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
-        "row-0-card": "M1", "row-0-minors": "Eleven of Cups",
-    })
+    response = post_by_hand(alice_client, "one", "Typo", {"card": "M1", "minors": "Eleven of Cups"})
 
     assert response.status_code == 400
     assert "is not a card" in response.content.decode()
@@ -128,11 +130,7 @@ def test_more_minors_on_one_card_than_a_reading_keeps_is_a_clear_400_and_nothing
     # Twenty-eight different Minors fit the field; a position keeps at most twenty.
     minors = ", ".join(f"{rank}{suit}" for suit in "cs" for rank in deck.RANKS)
 
-    response = alice_client.post(reverse("journal:new"), {
-        "spread": "one", "title": "Crowded", "date": "2026-03-01",
-        "row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
-        "row-0-card": "M1", "row-0-minors": minors,
-    })
+    response = post_by_hand(alice_client, "one", "Crowded", {"card": "M1", "minors": minors})
 
     assert response.status_code == 400
     assert f"At most {readings.MAX_MINORS} Minors" in response.content.decode()
@@ -140,11 +138,8 @@ def test_more_minors_on_one_card_than_a_reading_keeps_is_a_clear_400_and_nothing
 
 
 def test_the_central_sefira_spread_takes_only_majors_as_when_the_site_draws_it(alice_client, alice):
-    response = alice_client.post(reverse("journal:new"), {
-        "spread": "sefira", "title": "Tree by hand", "date": "2026-03-01",
-        "row-TOTAL_FORMS": "4", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
-        "row-0-card": "M4", "row-1-card": "Ac", "row-2-card": "M9", "row-3-card": "M19",
-    })
+    response = post_by_hand(alice_client, "sefira", "Tree by hand",
+                            {"card": "M4"}, {"card": "Ac"}, {"card": "M9"}, {"card": "M19"})
 
     assert response.status_code == 400
     assert "Spirit takes a Major; Ace of Cups is a Minor." in response.content.decode()
@@ -152,12 +147,9 @@ def test_the_central_sefira_spread_takes_only_majors_as_when_the_site_draws_it(a
 
 
 def test_a_central_sefira_reading_by_hand_is_laid_out_on_the_tree(alice_client, alice):
-    response = alice_client.post(reverse("journal:new"), {
-        "spread": "sefira", "title": "Tree by hand", "date": "2026-03-01",
-        "row-TOTAL_FORMS": "4", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
-        "row-0-card": "M4", "row-0-minors": "Ace of Cups", "row-1-card": "M2", "row-1-reversed": "on",
-        "row-2-card": "M9", "row-3-card": "M19",
-    })
+    response = post_by_hand(alice_client, "sefira", "Tree by hand",
+                            {"card": "M4", "minors": "Ace of Cups"}, {"card": "M2", "reversed": "on"},
+                            {"card": "M9"}, {"card": "M19"})
 
     entry = Entry.objects.get(owner=alice)
     assert response.status_code == 302 and entry.reading["layout"] == "tree"
@@ -166,12 +158,9 @@ def test_a_central_sefira_reading_by_hand_is_laid_out_on_the_tree(alice_client, 
 
 
 def test_a_reading_with_positions_of_my_own_keeps_my_names_for_them(alice_client, alice):
-    response = alice_client.post(reverse("journal:new"), {
-        "spread": "free", "title": "My way", "date": "2026-03-01",
-        "row-TOTAL_FORMS": "2", "row-INITIAL_FORMS": "0", "row-MIN_NUM_FORMS": "1", "row-MAX_NUM_FORMS": "10",
-        "row-0-label": "What I fear", "row-0-card": "M16", "row-0-reversed": "on",
-        "row-1-label": "What I hope", "row-1-card": "3w",
-    })
+    response = post_by_hand(alice_client, "free", "My way",
+                            {"label": "What I fear", "card": "M16", "reversed": "on"},
+                            {"label": "What I hope", "card": "3w"})
 
     entry = Entry.objects.get(owner=alice)
     assert response.status_code == 302
