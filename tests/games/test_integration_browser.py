@@ -72,3 +72,31 @@ def test_giving_a_day_updates_the_clock_in_place(browser, live_server, alice, bo
         assert before != later.isoformat() and navigations == []
     finally:
         context.close()
+
+
+def test_the_forfeit_move_asks_first_and_a_no_plays_nothing(browser, live_server, alice, bob):
+    """Forfeiting loses the game at once, so its button (an ordinary legal move of Warring
+    Planets, right under the hand) asks first, like the Give up button."""
+    game = services.start_game(alice, "warring_planets", seed=5, opponent=bob)
+    services.accept_invitation(game.pk, bob)
+    game = Game.objects.get(pk=game.pk)
+    seat = game.to_act[0]
+    context, page = logged_in_page(browser, live_server, (alice, bob)[seat])
+    try:
+        page.goto(f"/games/{game.pk}/")
+        forfeit = page.locator("#hand form.move-form").filter(
+            has=page.locator("""input[name=move][value='{"type":"forfeit"}']""")).locator("button")
+        expect(forfeit).to_have_class("secondary danger")
+        asked = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        forfeit.click()
+        page.wait_for_timeout(500)  # time for a request, had one been sent
+        assert asked and "you lose this game" in asked[0]
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+        page.once("dialog", lambda dialog: dialog.accept())
+        forfeit.click()
+        expect(page.locator("#status .outcome")).to_be_visible()
+        assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    finally:
+        context.close()
