@@ -224,7 +224,8 @@ def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
     entries = []
     for record in game.moves.all():
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
-                        "mine": record.seat == seat.index, "text": _redact(record.description, hidden),
+                        "mine": record.seat == seat.index,
+                        "text": _as_seen_by(_redact(record.description, hidden), record.seat == seat.index),
                         "at": record.created_at, "order": (record.number, 0)})
     for event in game.events.all():
         receivers = " and ".join("you" if i == seat.index else names.get(i, f"Seat {i + 1}")
@@ -234,6 +235,15 @@ def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
                         "at": event.created_at, "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     return entries
+
+
+_YOUR = re.compile(r"\b([Yy])our\b")
+
+
+def _as_seen_by(text: str, mine: bool) -> str:
+    """A move's words are written for the mover ("to column 2 of your Material Plane");
+    every other seat reads them as "their Material Plane", which is whose it was."""
+    return text if mine else _YOUR.sub(lambda m: "Their" if m.group(1) == "Y" else "their", text)
 
 
 def _redact(text: str, hidden: set[str]) -> str:
@@ -456,11 +466,13 @@ def history(request, game_id):
     rules = game.rules
     state = rules.replay(game.seed, game.players, game.options, [(m.seat, m.move) for m in records[:step]])
     names = {s.index: s.player_name for s in game.seats.all()}
+    moves = [{"number": m.number, "who": names.get(m.seat, "?"),
+              "text": _as_seen_by(m.description, m.seat == seat.index)} for m in records]
     context = {
         "game": game, "seat": seat, "step": step, "total": len(records),
         "show": present(rules, state, seat.index, interactive=False),
-        "current": records[step - 1] if step else None,
-        "moves": [{"number": m.number, "who": names.get(m.seat, "?"), "text": m.description} for m in records],
+        "current": moves[step - 1] if step else None,
+        "moves": moves,
     }
     template = "games/history.html"
     if request.htmx:

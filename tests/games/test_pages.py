@@ -292,3 +292,19 @@ def test_every_legal_move_can_be_clicked_and_nothing_else(slug, alice, bob, alic
             as_text = {json.dumps(m, sort_keys=True) for m in offered}
             legal_moves = game.rules.legal_moves(game.load_state(), seat.index)
             assert as_text == {json.dumps(m, sort_keys=True) for m in legal_moves}, (slug, game.version)
+
+
+def test_the_log_tells_another_players_move_from_the_readers_side(alice, alice_client, bob_client, duel):
+    """Moves are described for the mover ("your Material Plane"); the other player reads
+    whose plane it was, in the log and in the history."""
+    to_plane = next(m for m in legal(duel) if "column" in m)
+    post_move(alice_client, duel, to_plane)
+    words = reload(duel).moves.get().description
+    assert "of your Material Plane" in words
+    assert escape(words) in alice_client.get(url("game", duel)).content.decode()
+    theirs = escape(words.replace("your Material Plane", "their Material Plane"))
+    bobs_page = bob_client.get(url("game", duel)).content.decode()
+    assert theirs in bobs_page and "your Material Plane" not in bobs_page
+    services.resign(duel.pk, alice)
+    history = bob_client.get(url("history", duel, step=1)).content.decode()
+    assert theirs in history and "your Material Plane" not in history
