@@ -225,7 +225,8 @@ class Reply:
         game = seat.game
         if game.status != Game.Status.ACTIVE:
             return self.refuse("game not in play", "game_over" if game.is_over else "not_started", game=game)
-        if version != game.version:
+        # A mail of a seat asked to act together with others still fits after their moves.
+        if not services.still_current(game, seat.index, version):
             return self.stale(seat)
         if seat.index not in game.to_act:
             return self.refuse("not this seat's turn", "not_your_turn", game=game, seat=seat)

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
-from games import clock
+from games import clock, services
 from games.mail import day_given_mail, digest_mail, game_over_mail, reminder_mail, turn_mail
 from games.mail_models import DigestSent, SeatMailSent
 from games.models import Game, GameEvent, Seat
@@ -55,6 +55,11 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
             return "seat not joined"
         if not answer and seat.user.turn_mail != User.TurnMail.EACH_TURN:
             return f"preference is {seat.user.turn_mail}"
+        if not answer and _earlier_mail_fits(seat, version):
+            # Asked again only because another seat asked at the same time moved: the mail
+            # the player has is still good (services.still_current), so a second one would
+            # only say the same with new numbers.
+            return "the earlier turn mail still fits"
         try:
             with transaction.atomic():
                 SeatMailSent.objects.create(seat=seat, version=version, kind=SeatMailSent.Kind.TURN)
@@ -70,6 +75,12 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
         except OSError as error:
             return f"failed: {error}"
     return "sent"
+
+
+def _earlier_mail_fits(seat: Seat, version: int) -> bool:
+    earlier = (SeatMailSent.objects.filter(seat=seat, kind=SeatMailSent.Kind.TURN, version__lt=version)
+               .order_by("-version").values_list("version", flat=True).first())
+    return earlier is not None and services.still_current(seat.game, seat.index, earlier)
 
 
 @shared_task(name="games.send_turn_mail", **RETRY)

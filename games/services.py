@@ -8,22 +8,28 @@ the engine's ``IllegalMove`` (a ``ValueError``) passes through unchanged (answer
 
 Starting games
     ``start_game(creator, mode, options, *, opponent=None, invite_email="",
-    open_challenge=False, time_control=None, seed=None, rematch_of=None) -> Game``
-    A solo game is ACTIVE at once.  A two-player game seats the creator at seat 0 and
-    leaves seat 1 INVITED (a user, or an email address with an invite token; either way
+    open_challenge=False, time_control=None, seed=None, rematch_of=None, creator_seat=0) -> Game``
+    A solo game is ACTIVE at once.  A two-player game seats the creator at seat 0 (or
+    ``creator_seat``) and leaves the other seat INVITED (a user, or an email address with an invite token; either way
     the worker mails the invitation) or OPEN (a lobby challenge).  The engine state is created at once
     from the seed, so the record is fixed from the start.
     ``accept_invitation(game_id, user, token=None)``, ``decline_invitation(...)``,
     ``accept_challenge(game_id, user)``, ``cancel_game(game_id, user)``,
-    ``rematch(game_id, user) -> Game``, ``resign(game_id, user)``.
+    ``rematch(game_id, user) -> Game`` (the players swap seats, so the one who moved
+    second moves first; asked twice, or by both players, it is the same one game),
+    ``resign(game_id, user)``.
 
 Playing
     ``submit_move(game_id, actor, move, expected_version) -> Move``
     ``actor`` is a ``User`` (their seat in this game) or a ``Seat`` (e.g. found by its
     ``reply_token`` for a move by mail).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
-    (409), ``StaleMove`` (409: ``expected_version`` is not the game's version, e.g. a
+    (409), ``StaleMove`` (409: the board of ``expected_version`` no longer fits, e.g. a
     doubled submit or a mail for a turn already played) or ``IllegalMove`` (400, the
     engine's message).  On any error nothing is written.
+    ``still_current(game, seat_index, version)``: whether a board (page or mail) built at
+    ``version`` still fits that seat.  Besides the game's own version, that is a board of
+    a seat asked to act together with others, when only the others moved since and its
+    own choices are the same: seats asked at once act in any order.
 
 Ending without an outcome
     ``abandon_game(game_id, reason)`` ends an ACTIVE game as ABANDONED (time-outs of
@@ -61,7 +67,8 @@ from games.models import Game, Move, Seat, new_token
 __all__ = [
     "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
-    "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "seat_of", "next_deadline",
+    "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
+    "next_deadline",
 ]
 
 
@@ -142,7 +149,7 @@ def _activate(game: Game, now) -> None:
 
 def start_game(creator, mode: str, options: dict | None = None, *, opponent=None, invite_email: str = "",
                open_challenge: bool = False, time_control: int | None = None, seed: int | None = None,
-               rematch_of: Game | None = None) -> Game:
+               rematch_of: Game | None = None, creator_seat: int = 0) -> Game:
     try:
         rules = get_rules(mode)
     except ValueError as error:
@@ -158,6 +165,8 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
         raise CannotStart(f"{rules.title} is played alone.")
     if opponent is not None and opponent.pk == creator.pk:
         raise CannotStart("You cannot invite yourself.")
+    if creator_seat not in range(players):
+        raise CannotStart("There is no such seat in this game.")
     if time_control is not None and time_control not in Game.TimeControl.values:
         raise CannotStart("Choose no clock, or 1, 3 or 7 days per move.")
     if invite_email:
@@ -179,17 +188,18 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
             to_act=rules.to_act(state), outcome=None, time_control=time_control,
             created_by=creator, rematch_of=rematch_of,
         )
-        Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now)
+        Seat.objects.create(game=game, index=creator_seat, user=creator, status=Seat.Status.JOINED, joined_at=now)
+        other_seat = 1 - creator_seat
         if players == 1:
             _activate(game, now)
             return game
         if open_challenge:
-            Seat.objects.create(game=game, index=1, status=Seat.Status.OPEN)
+            Seat.objects.create(game=game, index=other_seat, status=Seat.Status.OPEN)
             game.status = Game.Status.OPEN
             game.save(update_fields=["status"])
             return game
         seat = Seat.objects.create(
-            game=game, index=1, user=opponent, invited_email=invite_email if opponent is None else "",
+            game=game, index=other_seat, user=opponent, invited_email=invite_email if opponent is None else "",
             invite_token=new_token() if opponent is None else None, status=Seat.Status.INVITED,
         )
         _send_on_commit(signals.seat_invited, game_id=game.pk, seat_id=seat.pk)
@@ -282,21 +292,32 @@ def cancel_game(game_id: int, user) -> Game:
 
 
 def rematch(game_id: int, user) -> Game:
-    """The same mode, options and clock again, with the seats swapped (a new seed)."""
-    old = Game.objects.get(pk=game_id)
-    seat_of(old, user)
-    if not old.is_over or old.status in (Game.Status.CANCELLED, Game.Status.DECLINED):
-        raise GameNotRunning("A rematch can follow only a game that was played to its end.")
-    kwargs = {}
-    if old.players == 2:
-        other = old.seats.exclude(user=user).first()
-        if other is not None and other.user is not None and other.user.is_active:
-            kwargs["opponent"] = other.user
-        else:
-            kwargs["open_challenge"] = True
-    game = start_game(user, old.mode, {k: v for k, v in old.options.items()},
-                      time_control=old.time_control, rematch_of=old, **kwargs)
-    return game
+    """The same mode, options and clock again, with the seats swapped (a new seed).
+
+    The player who sat second sits first, whoever asks.  A rematch already asked for (a
+    doubled click, or both players pressing the button) is the game returned, so the
+    other player finds the invitation waiting instead of making a second game.
+    """
+    with transaction.atomic():
+        old = _locked(game_id)  # two requests for a rematch queue up here
+        seat = seat_of(old, user)
+        if not old.is_over or old.status in (Game.Status.CANCELLED, Game.Status.DECLINED):
+            raise GameNotRunning("A rematch can follow only a game that was played to its end.")
+        asked = (old.rematches.filter(seats__user=user).exclude(status__in=[Game.Status.CANCELLED,
+                                                                            Game.Status.DECLINED])
+                 .order_by("pk").first())
+        if asked is not None:
+            return asked
+        kwargs = {}
+        if old.players == 2:
+            other = old.seats.exclude(user=user).first()
+            if other is not None and other.user is not None and other.user.is_active:
+                kwargs["opponent"] = other.user
+            else:
+                kwargs["open_challenge"] = True
+            kwargs["creator_seat"] = 1 - seat.index
+        return start_game(user, old.mode, {k: v for k, v in old.options.items()},
+                          time_control=old.time_control, rematch_of=old, **kwargs)
 
 
 def _finish(game: Game, status: str, reason: str, now) -> None:
@@ -334,6 +355,33 @@ def resign(game_id: int, user) -> Game:
 # --- playing ---------------------------------------------------------------------------
 
 
+def still_current(game: Game, seat_index: int, version: int) -> bool:
+    """Whether a board built for ``seat_index`` at ``version`` still fits the game now.
+
+    It does at the game's own version.  An older one still fits only where several seats
+    were asked to act at once: every move since was another seat's, and this seat's legal
+    moves are exactly those it was shown (so a mail's move numbers mean the same moves).
+    Such seats decide independently, so whoever answers second must not be refused for
+    the first one's move.  A seat's own move since (a doubled submit, a turn played)
+    always makes its old board stale.
+    """
+    if version == game.version:
+        return True
+    if not isinstance(version, int) or not 0 <= version < game.version:
+        return False
+    if Move.objects.filter(game=game, number__gt=version, seat=seat_index).exists():
+        return False
+    rules = game.rules
+    now = rules.legal_moves(rules.loads(game.state), seat_index)
+    if not now:
+        return False
+    # The replay is paid only on this rare path: a seat answering from a board older than
+    # other seats' moves.
+    earlier = list(Move.objects.filter(game=game, number__lte=version).values_list("seat", "move"))
+    then = rules.replay(game.seed, game.players, game.options, earlier)
+    return rules.legal_moves(then, seat_index) == now
+
+
 def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
     with transaction.atomic():
         game = _locked(game_id)
@@ -342,11 +390,13 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
             if game.is_over:
                 raise GameNotRunning("This game is over; no more moves can be made.")
             raise GameNotRunning("This game has not started yet.")
-        if expected_version != game.version:
+        if not still_current(game, seat.index, expected_version):
             raise StaleMove(
                 "The game moved on since this board was shown (a move was already made), "
                 "so nothing was played. Here is the board as it is now."
             )
+        # The version the move follows: the game's own, also when an older board still fits.
+        before = game.version
         rules = game.rules
         state = rules.loads(game.state)
         new = rules.apply(state, seat.index, move)  # IllegalMove: nothing written yet
@@ -357,7 +407,7 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
         now = timezone.now()
 
         game.state = rules.dumps(new)
-        game.version = expected_version + 1
+        game.version = before + 1
         game.to_act = to_act
         game.outcome = outcome
         fields = ["state", "version", "to_act", "outcome", "updated_at"]
@@ -369,7 +419,7 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
             fields.append("deadline")
         # The version condition makes a doubled submission fail even where the database
         # has no row locks (SQLite ignores select_for_update).
-        updated = Game.objects.filter(pk=game.pk, version=expected_version).update(
+        updated = Game.objects.filter(pk=game.pk, version=before).update(
             **{f: getattr(game, f) for f in fields if f != "updated_at"}, updated_at=now
         )
         if updated != 1:

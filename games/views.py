@@ -370,8 +370,9 @@ def move(request, game_id):
     except ValueError:
         status, message = 400, "That move could not be read; please choose it again on the board."
     else:
-        if (seat.wants_confirmation and not request.POST.get("confirmed") and game.version == expected
-                and game.status == Game.Status.ACTIVE and _draws_cards(game, seat, chosen)):
+        if (seat.wants_confirmation and not request.POST.get("confirmed")
+                and game.status == Game.Status.ACTIVE and services.still_current(game, seat.index, expected)
+                and _draws_cards(game, seat, chosen)):
             confirm = {"move": request.POST["move"], "version": expected,
                        "label": game.rules.describe_move(game.load_state(), seat.index, chosen)}
         else:

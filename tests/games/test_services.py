@@ -104,6 +104,26 @@ def test_a_rematch_swaps_the_seats_and_keeps_the_options(duel, alice, bob):
     assert new.seats.get(index=1).status == Seat.Status.INVITED
 
 
+def test_a_rematch_asked_by_the_first_player_seats_the_other_first(duel, alice, bob):
+    services.resign(duel.pk, bob)
+    new = services.rematch(duel.pk, alice)
+    assert [(s.index, s.user, s.status) for s in new.seats.all()] == [
+        (0, bob, Seat.Status.INVITED), (1, alice, Seat.Status.JOINED)]
+    services.accept_invitation(new.pk, bob)
+    assert reload(new).to_act == [0]  # bob, who moved second before, moves first now
+
+
+def test_a_rematch_asked_twice_or_by_both_players_is_one_game(duel, alice, bob):
+    services.resign(duel.pk, alice)
+    first = services.rematch(duel.pk, alice)
+    assert services.rematch(duel.pk, alice) == first
+    assert services.rematch(duel.pk, bob) == first
+    assert Game.objects.filter(rematch_of=duel).count() == 1
+    services.decline_invitation(first.pk, bob)
+    # Declined: asking again makes a new one.
+    assert services.rematch(duel.pk, bob) != first
+
+
 def test_it_applies_a_legal_move_and_logs_it(solo_game, alice):
     move = first_legal(solo_game)
     record = services.submit_move(solo_game.pk, alice, move, 0)
