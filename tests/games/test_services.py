@@ -255,3 +255,18 @@ def test_verify_replays_passes_on_honest_games_and_names_a_tampered_one(alice, c
     with pytest.raises(CommandError, match=str(game.pk)):
         call_command("verify_replays")
     assert f"game {game.pk}" in capsys.readouterr().err
+
+
+def test_verify_replays_also_names_a_game_whose_stored_turn_or_outcome_went_astray(duel, alice, capsys):
+    play_random_moves(duel, 6, seed=2)
+    call_command("verify_replays")
+    Game.objects.filter(pk=duel.pk).update(to_act=[0, 1])
+    with pytest.raises(CommandError, match=str(duel.pk)):
+        call_command("verify_replays")
+    assert "seats to act" in capsys.readouterr().err
+    game = reload(duel)
+    Game.objects.filter(pk=duel.pk).update(to_act=game.rules.to_act(game.load_state()),
+                                           outcome={"result": "draw", "winners": [], "scores": [0, 0], "reason": ""})
+    with pytest.raises(CommandError, match=str(duel.pk)):
+        call_command("verify_replays")
+    assert "stored outcome differs" in capsys.readouterr().err

@@ -1,4 +1,7 @@
-"""Check that every game's stored state is exactly the replay of its seed, options and moves."""
+"""Check that every game's stored state is exactly the replay of its seed, options and moves
+(and that the copies kept beside it, the seats to act and the outcome, agree with it)."""
+
+import json
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -14,12 +17,25 @@ def replay_mismatch(game: Game) -> str | None:
             return "its move numbers have a gap"
         if len(moves) != game.version:
             return f"its version is {game.version} but it has {len(moves)} moves"
-        replayed = rules.dumps(rules.replay(game.seed, game.players, game.options, moves))
+        state = rules.replay(game.seed, game.players, game.options, moves)
+        replayed = rules.dumps(state)
+        to_act, outcome = rules.to_act(state), rules.outcome(state)
     except Exception as error:  # an engine error here is itself the finding
         return f"replay failed: {type(error).__name__}: {error}"
     if replayed != game.state:
         return "its stored state differs from the replay of its seed and moves"
+    # The lists of games, the turn mail and the clocks read these copies, never the state.
+    if list(game.to_act) != list(to_act):
+        return f"its seats to act are stored as {game.to_act} but the replay has {to_act}"
+    if _json(game.outcome) != _json(outcome):
+        return "its stored outcome differs from the replay's"
+    if (game.status == Game.Status.FINISHED) != (outcome is not None):
+        return f"it is {game.status} but the replay's outcome is {'none' if outcome is None else 'there'}"
     return None
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 class Command(BaseCommand):
