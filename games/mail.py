@@ -2,7 +2,9 @@
 answers to replies.
 
 A turn mail is built only from what the seat may know: ``view(state, seat)`` for the board
-and ``legal_moves`` + ``describe_move`` for the numbered moves.  It never reads the stored
+(drawn in text as the terminal player draws it, ``games.engine.play.RENDERERS``, or for a
+game without a drawing its view's fields in words) and ``legal_moves`` + ``describe_move``
+for the numbered moves.  It never reads the stored
 state for anything else, so it cannot show a card from another hand or a face-down pile.
 
 Its Reply-To is ``play+<seat token>.<version>@MAIL_DOMAIN``: the seat's secret token says
@@ -25,6 +27,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from games.engine import cards as card_data
+from games.engine.play import RENDERERS
 from games.models import Game, GameEvent, Seat
 
 REPLY_LOCAL_PART = "play"
@@ -131,7 +134,9 @@ def _event(item: object, game: str, names: dict[int, str]) -> str:
     for key, value in item.items():
         if key in ("n", "seat", "event", "type"):
             continue
-        if isinstance(value, list):
+        if key == "column" and isinstance(value, int):
+            details.append(f"column {value + 1}")  # counted from 1, as the moves say it
+        elif isinstance(value, list):
             details.append(f"{humanize(key).lower()} " + ", ".join(_scalar(v, game) for v in value))
         elif not isinstance(value, dict):
             details.append(f"{humanize(key).lower()} {_scalar(value, game)}")
@@ -159,6 +164,28 @@ def board_entries(view: dict, game: str, names: dict[int, str] | None = None) ->
             continue
         entries.append(_entry(humanize(key), value, game))
     return entries
+
+
+SEAT_WORDS = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def board_drawing(view: dict, game: str, names: dict[int, str]) -> str:
+    """The board drawn in text from the seat's view, as the terminal player draws it, with
+    players named instead of numbered; "" for a game that has no drawing.
+
+    The prompt is left out (the mail says it above the board), and so is the log: the
+    drawings of the Tree and the Starfield have none, and the mail tells the end of it.
+    """
+    draw = RENDERERS.get(game)
+    if draw is None:
+        return ""
+    lines = [line.rstrip() for line in draw(view)]
+    prompt = view.get("prompt")
+    if prompt and prompt in lines:
+        at = lines.index(prompt)
+        del lines[at - 1 if at and not lines[at - 1] else at:at + 1]
+    text = "\n".join(lines).strip("\n")
+    return SEAT_WORDS.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
 
 
 def board_text(entries: list[Entry], depth: int = 0) -> str:
@@ -254,13 +281,17 @@ def turn_context(seat: Seat) -> dict:
     state = game.load_state()
     view = game.rules.view(state, seat.index)
     names = {s.index: ("you" if s.pk == seat.pk else s.player_name) for s in game.seats.all()}
-    board = board_entries(view, game.mode, names)
+    drawing = board_drawing(view, game.mode, {s.index: s.player_name for s in game.seats.all()})
+    # With a drawing, the fields in words add only the end of the story (what happened lately).
+    board = board_entries({k: v for k, v in view.items() if k in LOG_VIEW_KEYS} if drawing else view,
+                          game.mode, names)
     others = [s for s in game.seats.all() if s.index in game.to_act and s.pk != seat.pk]
     return {
         "game": game,
         "seat": seat,
         "opponents": opponents(game, seat),
         "prompt": view.get("prompt") if isinstance(view.get("prompt"), str) else "",
+        "drawing": drawing,
         "board": board,
         "board_text": board_text(board),
         "moves": numbered_moves(game, state, seat.index),

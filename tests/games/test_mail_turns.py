@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -110,6 +111,36 @@ def test_the_turn_mail_numbers_the_legal_moves_in_the_engines_order_and_links_th
     assert "<ol" in html and f'href="http://127.0.0.1:8000/games/{game.pk}/"' in html
 
 
+@pytest.mark.django_db
+def test_the_turn_mail_draws_the_board_as_the_seat_sees_it_with_the_players_named(alice, bob):
+    game = play_random_moves(two_player_game(alice, bob), 4, seed=1)
+    mover = seat(game, game.to_act[0])
+    other = "Bob" if mover.index == 0 else "Alice"
+    mail = turn_mail(mover)
+    body, html = mail.body, mail.alternatives[0][0]
+    assert f"The Starfield: {other}'s edge at the top, yours at the bottom" in body
+    assert f"Material Plane of {other}" in body and "Your Material Plane" in body
+    assert f"you are {mover.player_name}" in body and "seat 0" not in body and "seat 1" not in body
+    assert "<pre" in html and "The Starfield" in html
+    prompt = game.rules.view(game.load_state(), mover.index)["prompt"]
+    assert body.count(prompt) == 1  # said once, above the board
+    assert "Lately" in body and "column 0" not in body  # columns are counted from 1, as in the moves
+
+
+@pytest.mark.django_db
+def test_a_game_without_a_drawing_is_told_field_by_field(alice, bob):
+    from . import sealed_bids
+
+    sealed_bids.install()
+    try:
+        game = two_player_game(alice, bob, mode=sealed_bids.SealedBids.slug)
+        body = turn_mail(seat(game, 0)).body
+        hand = game.rules.view(game.load_state(), 0)["hand"]
+    finally:
+        sealed_bids.uninstall()
+    assert "Hand: " + ", ".join(CARDS[c].name for c in hand) in body
+
+
 # --- the game-over mail ---------------------------------------------------------------------
 
 
@@ -189,7 +220,9 @@ def card_words(code: str) -> list[str]:
 
 
 def named_cards(text: str, cards: set[str]) -> list[str]:
-    return sorted(code for code in cards if any(word in text for word in card_words(code)))
+    # Whole words only: "The Starfield" does not name The Star.
+    return sorted(code for code in cards
+                  if any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) for word in card_words(code)))
 
 
 @pytest.mark.django_db
@@ -225,6 +258,8 @@ def test_a_turn_mail_names_no_card_the_seat_may_not_see(slug, alice, bob):
 def test_the_card_check_itself_finds_a_card_by_either_name():
     assert named_cards("You drew the 3 of Wands.", {"3w"}) == ["3w"]
     assert named_cards("Hand: Queen of Cups", {"Qc", "3w"}) == ["Qc"]
+    assert named_cards("The Starfield: Bob's edge at the top", {"M17"}) == []
+    assert named_cards("Lately: The Star.", {"M17"}) == ["M17"]
 
 
 # --- ingest_mail: a production mail server's pipe ---------------------------------------------
