@@ -46,6 +46,10 @@ def send_invitation_mail(self, seat_id: int) -> str:
             "host": str(game.created_by) if game.created_by else "A player",
             "link": link,
             "summary": game.rules.summary,
+            # Only an invitation by address can lead to a sign-up; a player invited by name
+            # has an account already.
+            "newcomer": seat.user is None,
+            "player": seat.user.username if seat.user is not None else "",
             "SITE_URL": settings.SITE_URL,
         }
         message = EmailMultiAlternatives(

@@ -75,3 +75,5 @@ def test_a_player_invited_by_name_gets_a_mail_with_a_link_to_the_game(
     mail = smtp_server.wait_for("bob@example.com")
     assert "Alice invites you" in mail["Subject"]
     assert any(path_of(link) == reverse("games:game", args=[game.pk]) for link in smtp_server.links(mail))
+    text = smtp_server.text(mail)
+    assert "log in as bob" in text and "sign up" not in text  # bob has an account
