@@ -308,3 +308,27 @@ def test_the_log_tells_another_players_move_from_the_readers_side(alice, alice_c
     services.resign(duel.pk, alice)
     history = bob_client.get(url("history", duel, step=1)).content.decode()
     assert theirs in history and "your Material Plane" not in history
+
+
+def test_raised_cards_are_placed_the_same_way_pick_one_then_a_highlighted_space(alice, alice_client):
+    import random
+
+    game = services.start_game(alice, "know_thyself", seed=0)
+    choose = random.Random(0)
+    while game.load_state()["phase"] != "place":
+        assert game.version < 200, "no raise in this seeded game"
+        services.submit_move(game.pk, alice, choose.choice(legal(game)), game.version)
+        game = reload(game)
+    waiting = game.load_state()["waiting"]
+    page = alice_client.get(url("game", game)).content.decode()
+    assert "Raised cards waiting for a place" in page
+    assert set(pick_links(page)) == set(waiting)  # only the raised cards can be picked now
+    for card in waiting:
+        picked = alice_client.get(url("game", game, pick=card)).content.decode()
+        targets = {m["to"] for m in legal(game) if m["card"] == card}
+        highlighted = set(re.findall(r'class="space [^"]*\btarget\b[^"]*" id="space-([\w-]+)"', picked))
+        assert highlighted == {t.replace(":", "-") for t in targets}
+        assert picked.count("target-button") == len(targets)
+    move = legal(game)[0]
+    assert post_move(alice_client, game, move).status_code == 302
+    assert reload(game).moves.last().move == move
