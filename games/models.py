@@ -105,6 +105,20 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in self.ENDED
 
+    def result_for(self, seat_index: int) -> str:
+        """How a finished game ended for one seat, in words ("you won", "you lost", "a draw");
+        the outcome's own ``result`` is the game's, not the seat's ("win" for both players
+        of a Warring Planets game that one of them won)."""
+        outcome = self.outcome
+        if not outcome:
+            return ""
+        winners = outcome.get("winners") or []
+        if seat_index in winners:
+            return "you won" + (" together" if len(winners) > 1 else "")
+        if winners or outcome.get("result") == "loss":
+            return "you lost"
+        return "a draw" if outcome.get("result") == "draw" else "ended"
+
     @property
     def variant_list(self) -> list[str]:
         variant = self.options.get("variant", ["standard"])

@@ -53,6 +53,7 @@ the game starts and after every applied move while it goes on, and cleared when 
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import timedelta
 
@@ -320,11 +321,21 @@ def rematch(game_id: int, user) -> Game:
                           time_control=old.time_control, rematch_of=old, **kwargs)
 
 
+_SEAT_WORDS = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def _named(game: Game, reason: str) -> str:
+    """The engine's reason with its seat numbers ("Seat 0 forfeited the game. Seat 1 wins.")
+    turned into the players' names, as the page and the mail show it."""
+    names = {seat.index: seat.player_name for seat in game.seats.select_related("user")}
+    return _SEAT_WORDS.sub(lambda m: names.get(int(m.group(1)), m.group(0)), reason)
+
+
 def _finish(game: Game, status: str, reason: str, now) -> None:
     game.status = status
     game.finished_at = now
     game.deadline = None
-    game.end_reason = reason[:200]
+    game.end_reason = _named(game, reason)[:200]
     game.seats.exclude(status=Seat.Status.JOINED).update(invite_token=None)
     _send_on_commit(signals.game_finished, game_id=game.pk, status=str(status), version=game.version)
 

@@ -61,7 +61,8 @@ def game_list(request):
     my_turn, waiting, invitations, finished = [], [], [], []
     for seat in seats[:500]:
         game = seat.game
-        entry = {"game": game, "seat": seat, "others": [s for s in game.seats.all() if s.pk != seat.pk]}
+        entry = {"game": game, "seat": seat, "others": [s for s in game.seats.all() if s.pk != seat.pk],
+                 "result": game.result_for(seat.index)}
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             invitations.append(entry)
         elif game.status == Game.Status.ACTIVE and seat.index in game.to_act:

@@ -332,3 +332,18 @@ def test_raised_cards_are_placed_the_same_way_pick_one_then_a_highlighted_space(
     move = legal(game)[0]
     assert post_move(alice_client, game, move).status_code == 302
     assert reload(game).moves.last().move == move
+
+
+def test_a_finished_game_says_who_won_by_name_and_each_list_says_it_from_its_players_side(
+        alice, bob, alice_client, bob_client):
+    game = services.start_game(alice, "warring_planets", opponent=bob, seed=5)
+    services.accept_invitation(game.pk, bob)
+    services.resign(game.pk, alice)  # Warring Planets: alice's forfeit, bob wins
+    game = reload(game)
+    assert game.outcome["winners"] == [1] and "Seat 0" in game.outcome["reason"]  # the engine's words
+    assert game.end_reason.startswith("Alice forfeited") and "Seat" not in game.end_reason
+    for client in (alice_client, bob_client):
+        page = client.get(url("game", game)).content.decode()
+        assert "Alice forfeited" in page and "Seat 0" not in page and "Seat 1" not in page
+    assert "you lost" in alice_client.get(reverse("games:list")).content.decode()
+    assert "you won" in bob_client.get(reverse("games:list")).content.decode()
