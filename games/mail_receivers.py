@@ -35,6 +35,16 @@ def keep_vacation_pauses(sender, game_id, version, seat, to_act, **kwargs):
         clock.sync_vacation_pause(game_id)
 
 
+@receiver(signals.turn_changed, dispatch_uid="games.clock.game_started")
+def pause_a_clock_that_starts_during_a_vacation(sender, game_id, version, to_act, **kwargs):
+    # A game starts (version 0: an invitation or a challenge accepted) with a fresh
+    # deadline even when the player to act first is away, e.g. a challenge posted before
+    # leaving; without this its time would run out during the vacation.  Later turns are
+    # kept by keep_vacation_pauses.
+    if version == 0 and clock.needs_vacation_sync(game_id, to_act):
+        clock.sync_vacation_pause(game_id)
+
+
 @receiver(signals.game_finished, dispatch_uid="games.mail.game_finished")
 def mail_the_end(sender, game_id, status, version, **kwargs):
     from games.mail_tasks import send_game_over_mail

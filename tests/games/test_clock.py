@@ -174,6 +174,23 @@ def test_a_turn_that_reaches_a_player_on_vacation_waits_for_them(alice, bob,
 
 
 @pytest.mark.django_db
+def test_a_clock_that_starts_while_the_first_player_is_on_vacation_starts_paused(
+        alice, bob, django_capture_on_commit_callbacks):
+    """Alice posts a challenge with a clock and leaves on vacation; bob accepts while she
+    is away.  Her first move's time waits for her instead of running out."""
+    game = services.start_game(alice, "warring_planets", time_control=1, open_challenge=True)
+    clock.start_vacation(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.accept_challenge(game.pk, bob)
+    game = reload(game)
+    assert game.to_act == [0] and game.deadline is None
+    assert PausedClock.objects.get(game=game).remaining == pytest.approx(DAY, abs=timedelta(seconds=5))
+    assert clock.overdue_games(timezone.now() + 2 * DAY) == []
+    clock.end_vacation(alice)
+    assert reload(game).deadline == pytest.approx(timezone.now() + DAY, abs=timedelta(seconds=5))
+
+
+@pytest.mark.django_db
 def test_a_vacation_ends_by_itself_when_the_years_days_are_used_up(settings, alice, bob):
     settings.VACATION_DAYS_PER_YEAR = 2
     game = two_player_game(alice, bob, time_control=1)
