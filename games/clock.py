@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from games import services
+from sefirot_site.outbox import enqueue
 from games.mail_models import PausedClock, Vacation
 from games.models import Game, GameEvent, Seat
 
@@ -322,5 +323,5 @@ def give_a_day(game_id: int, user) -> Game:
         # Not a move: the event shows in the log but never in the record that replays it.
         event = GameEvent.objects.create(game=game, kind=GameEvent.Kind.DAY_GIVEN, seat=seat.index,
                                          to_seats=list(game.to_act), version=game.version)
-        send_day_given_mail.delay_on_commit(event.pk)
+        enqueue(send_day_given_mail, event.pk)
         return game

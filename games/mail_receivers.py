@@ -1,8 +1,9 @@
 """Where play by mail and the clocks listen to ``games.signals`` (connected in GamesConfig.ready).
 
-The signals are sent after the transaction committed, so the tasks queued here always
-find the rows; they are queued with ``delay_on_commit`` all the same, in case a caller
-ever sends one inside a transaction.
+Mails are consequences that must not be lost: their receivers listen to the
+``*_before_commit`` signals and record each mail in the outbox inside the transaction of
+the move (``sefirot_site.outbox.enqueue``), which publishes it after commit and sweeps it
+up again if the broker was away. The clock's receivers act on committed rows.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from django.dispatch import receiver
 
 from games import clock, signals
 from games.models import Seat
+from sefirot_site.outbox import enqueue
 
 
-@receiver(signals.turn_changed, dispatch_uid="games.mail.turn_changed")
+@receiver(signals.turn_changed_before_commit, dispatch_uid="games.mail.turn_changed")
 def mail_the_seats_to_act(sender, game_id, version, to_act, **kwargs):
     from games.mail_tasks import send_turn_mail
 
@@ -24,7 +26,7 @@ def mail_the_seats_to_act(sender, game_id, version, to_act, **kwargs):
         user__is_active=True, user__turn_mail=User.TurnMail.EACH_TURN,
     ).values_list("pk", flat=True)
     for seat_id in seat_ids:
-        send_turn_mail.delay_on_commit(seat_id, version)
+        enqueue(send_turn_mail, seat_id, version)
 
 
 @receiver(signals.move_applied, dispatch_uid="games.clock.move_applied")
@@ -45,8 +47,15 @@ def pause_a_clock_that_starts_during_a_vacation(sender, game_id, version, to_act
         clock.sync_vacation_pause(game_id)
 
 
-@receiver(signals.game_finished, dispatch_uid="games.mail.game_finished")
+@receiver(signals.game_finished_before_commit, dispatch_uid="games.mail.game_finished")
 def mail_the_end(sender, game_id, status, version, **kwargs):
     from games.mail_tasks import send_game_over_mail
 
-    send_game_over_mail.delay_on_commit(game_id, version)
+    enqueue(send_game_over_mail, game_id, version)
+
+
+@receiver(signals.seat_invited_before_commit, dispatch_uid="games.mail.seat_invited")
+def mail_the_invitation(sender, game_id, seat_id, **kwargs):
+    from games.tasks import send_invitation_mail
+
+    enqueue(send_invitation_mail, seat_id)

@@ -136,13 +136,27 @@ def _send_on_commit(signal, **kwargs) -> None:
     transaction.on_commit(lambda: signal.send(sender=Game, **kwargs))
 
 
+_BEFORE_COMMIT = {
+    signals.turn_changed: signals.turn_changed_before_commit,
+    signals.game_finished: signals.game_finished_before_commit,
+    signals.seat_invited: signals.seat_invited_before_commit,
+}
+
+
+def _announce(signal, **kwargs) -> None:
+    """Send the signal's before-commit twin now (durable consequences are recorded in this
+    transaction) and the signal itself once the transaction committed."""
+    _BEFORE_COMMIT[signal].send(sender=Game, **kwargs)
+    _send_on_commit(signal, **kwargs)
+
+
 def _activate(game: Game, now) -> None:
     """Start play once every seat is taken (the game row is locked by the caller)."""
     game.status = Game.Status.ACTIVE
     game.started_at = now
     game.deadline = next_deadline(game, now)
     game.save(update_fields=["status", "started_at", "deadline", "updated_at"])
-    _send_on_commit(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(game.to_act))
+    _announce(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(game.to_act))
 
 
 # --- starting games ------------------------------------------------------------------
@@ -203,10 +217,7 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
             game=game, index=other_seat, user=opponent, invited_email=invite_email if opponent is None else "",
             invite_token=new_token() if opponent is None else None, status=Seat.Status.INVITED,
         )
-        _send_on_commit(signals.seat_invited, game_id=game.pk, seat_id=seat.pk)
-        from games.tasks import send_invitation_mail
-
-        send_invitation_mail.delay_on_commit(seat.pk)
+        _announce(signals.seat_invited, game_id=game.pk, seat_id=seat.pk)
         return game
 
 
@@ -337,7 +348,11 @@ def _finish(game: Game, status: str, reason: str, now) -> None:
     game.deadline = None
     game.end_reason = _named(game, reason)[:200]
     game.seats.exclude(status=Seat.Status.JOINED).update(invite_token=None)
-    _send_on_commit(signals.game_finished, game_id=game.pk, status=str(status), version=game.version)
+
+
+def _announce_finished(game: Game) -> None:
+    """Once the finished game is saved: its consequences read the row as it now is."""
+    _announce(signals.game_finished, game_id=game.pk, status=str(game.status), version=game.version)
 
 
 def abandon_game(game_id: int, reason: str) -> Game:
@@ -347,6 +362,7 @@ def abandon_game(game_id: int, reason: str) -> Game:
             raise GameNotRunning("This game is not in play.")
         _finish(game, Game.Status.ABANDONED, reason, timezone.now())
         game.save(update_fields=["status", "finished_at", "deadline", "end_reason", "updated_at"])
+        _announce_finished(game)
         return game
 
 
@@ -440,6 +456,8 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
         )
         _send_on_commit(signals.move_applied, game_id=game.pk, version=game.version,
                         seat=seat.index, to_act=list(to_act))
+        if outcome is not None:
+            _announce_finished(game)
         if outcome is None and sorted(to_act) != sorted(to_act_before):
-            _send_on_commit(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(to_act))
+            _announce(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(to_act))
         return record

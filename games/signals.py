@@ -1,4 +1,5 @@
-"""What games.services announces, always after the transaction that caused it committed.
+"""What games.services announces: the plain signals after the transaction that caused
+them committed; the ``*_before_commit`` twins inside it.
 
 Receivers get plain ids and numbers (never model instances), so they can queue Celery
 tasks that look the game up again and drop out if it moved on.  See the docstring of
@@ -15,3 +16,11 @@ move_applied = Signal()
 game_finished = Signal()
 # kwargs: game_id, seat_id (a seat was offered to a user or an email address)
 seat_invited = Signal()
+
+# The same three, sent inside the transaction that made the change, before it commits.
+# Receivers record there what must follow (an outbox row for a mail, a journal entry), so
+# it commits, or rolls back, together with its cause and is never lost in between. They
+# do no I/O and must not break the transaction (wrap risky work in a savepoint).
+turn_changed_before_commit = Signal()
+game_finished_before_commit = Signal()
+seat_invited_before_commit = Signal()

@@ -194,7 +194,10 @@ def on_game_finished(sender, game_id, status, **kwargs):
     if status != "finished":
         return
     try:
-        entries_from_game(game_id)
+        # A savepoint: inside the move's transaction, a failed query here must not
+        # abort the move with it.
+        with transaction.atomic():
+            entries_from_game(game_id)
     except Exception:  # the game is over either way; a journal hiccup must not break a move
         log.exception("could not make journal entries for game %s", game_id)
 
@@ -472,3 +475,7 @@ def delete_journal(user) -> None:
 
 def on_account_deleting(sender, user, **kwargs):
     delete_journal(user)
+
+
+def on_user_deleted(sender, instance, **kwargs):
+    delete_journal(instance)

@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "template_partials",
     "sefirot_site",
     "sefirot_site.accounts",
+    "sefirot_site.outbox",
     "games",
     "journal",
 ]
@@ -163,8 +164,11 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Web, worker and beat share one SQLite file: wait for a lock rather than fail.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # Web, worker and beat share one SQLite file: wait for a lock rather than fail, and
+    # take the write lock when a transaction begins (IMMEDIATE): a transaction that read
+    # first and writes later could otherwise not wait for it and fail at once with
+    # "database is locked" whenever another process wrote meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -209,6 +213,11 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} must start with redis://, rediss:// or unix://.")
 # Lets several sites (or test runs) share one Redis database without reading each other's keys.
 CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="")
+# A Redis that does not answer must cost a request a moment, not kombu's default of
+# several seconds of reconnecting: publishing after a commit is best effort (the outbox
+# sweep publishes again). The worker's own reconnecting is set apart and keeps trying.
+REDIS_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5,
+                                  "max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -219,6 +228,7 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = REDIS_BROKER_TRANSPORT_OPTIONS
 else:
     # One cache shared by every process (login throttling must hold across workers).
     CACHES = {
@@ -255,6 +265,12 @@ CELERY_BEAT_SCHEDULE = {
     # The embedded broker and the file result backend never delete old files themselves.
     "sweep-file-stores": {"task": "sefirot_site.sweep_file_stores", "schedule": 3600.0},
 }
+# The outbox (sefirot_site.outbox): a pending task whose publish was lost is published
+# again by the sweep once this many seconds passed; the sweep runs this often.
+OUTBOX_LEASE_SECONDS = env_int("OUTBOX_LEASE_SECONDS", 120, minimum=5, maximum=3600)
+OUTBOX_SWEEP_SECONDS = env_int("OUTBOX_SWEEP_SECONDS", 60, minimum=5, maximum=3600)
+CELERY_BEAT_SCHEDULE["sweep-outbox"] = {"task": "sefirot_site.outbox.tasks.sweep_outbox",
+                                        "schedule": float(OUTBOX_SWEEP_SECONDS)}
 # Tasks always run in a worker, never inside the web request.
 CELERY_TASK_ALWAYS_EAGER = False
 
