@@ -69,6 +69,13 @@ class Rules:
     variants: tuple[str, ...] = ("standard",)
     # Variants that may be combined with each other ("standard" combines with nothing).
     combinable: bool = True
+    # The last answer of legal_moves: (state, its move and rng counters, seat, moves).
+    _last_legal: tuple | None = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "legal_moves" in cls.__dict__:
+            cls.legal_moves = _remembering_legal_moves(cls.__dict__["legal_moves"])
 
     # --- the contract -------------------------------------------------------------------
 
@@ -113,6 +120,13 @@ class Rules:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, move: Move) -> State:
+        if self._listed_just_now(state, seat, move):
+            # The very dict legal_moves just gave for this state: legal by definition, and
+            # checking it again cost a third of a move (bots and playouts do this always).
+            new = self.copy(state)
+            self.play(new, seat, move)
+            new["moves"] = new.get("moves", 0) + 1
+            return new
         move = self.normalise_move(check_move_shape(move))
         # Python counts False equal to 0 (and True and 1.0 equal to 1), so a membership test
         # alone would let such values stand in for a seat or a column.
@@ -129,6 +143,12 @@ class Rules:
         self.play(new, seat, move)
         new["moves"] = new.get("moves", 0) + 1
         return new
+
+    def _listed_just_now(self, state: State, seat: int, move: Move) -> bool:
+        last = self._last_legal
+        return (last is not None and last[0] is state and last[1] == state.get("moves")
+                and last[2] == state.get("rng") and last[3] == seat and type(seat) is int
+                and any(listed is move for listed in last[4]))
 
     def view(self, state: State, seat: int | None) -> dict:
         raise NotImplementedError
@@ -196,6 +216,25 @@ class Rules:
         for seat, move in moves:
             state = self.apply(state, seat, move)
         return state
+
+
+def _remembering_legal_moves(legal_moves):
+    """Wrap a game's legal_moves so ``apply`` knows a move object it listed a moment ago.
+
+    Only the identity of the state and of the move dict counts, with the state's move and
+    randomness counters: a copy, an edited dict or a state that moved on is checked in
+    full as before. One answer is kept per Rules object (a shared singleton), so threads
+    only ever lose the shortcut, never get a wrong one."""
+
+    def remembering(self, state, seat):
+        moves = legal_moves(self, state, seat)
+        self._last_legal = (state, state.get("moves"), state.get("rng"), seat, moves)
+        return moves
+
+    remembering.__wrapped__ = legal_moves
+    remembering.__doc__ = legal_moves.__doc__
+    remembering.__name__ = legal_moves.__name__
+    return remembering
 
 
 def check_zones(zones: dict[str, list[str]], expected: Iterable[str]) -> None:

@@ -136,3 +136,20 @@ def test_a_seat_must_be_a_whole_number_not_a_boolean(slug):
             rules.apply(state, seat, move)
         assert str(error.value)
     assert rules.dumps(state) == text
+
+
+def test_a_listed_move_is_applied_without_a_second_check_but_an_edited_copy_is_checked():
+    from games.engine import IllegalMove, get_rules
+
+    rules = get_rules("know_thyself")
+    state = rules.new_game(5, 1, {"variant": "standard"})
+    listed = rules.legal_moves(state, 0)
+    assert rules.apply(state, 0, listed[0]) == rules.apply(state, 0, dict(listed[0]))
+    forged = dict(listed[0], to="no-such-space")
+    with pytest.raises(IllegalMove):
+        rules.apply(state, 0, forged)
+    # The shortcut is for this state only: another state with the same counters is checked.
+    other = rules.new_game(6, 1, {"variant": "standard"})
+    if listed[0] not in rules.legal_moves(other, 0):
+        with pytest.raises(IllegalMove):
+            rules.apply(other, 0, listed[0])
