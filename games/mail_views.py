@@ -3,8 +3,10 @@
 The mailbox reads the mail the site wrote to ``EMAIL_FILE_PATH`` (the file mail backend,
 the development default) and lets you answer one: the answer goes through
 ``games.inbound.handle_message``, the same path as mail arriving by SMTP, so play by mail
-works end to end on one machine.  It shows everyone's mail, so it exists only with DEBUG
-on, or for staff.
+works end to end on one machine.  It exists only with DEBUG on, or for staff; even then
+a signed-in player sees only the mail sent to their own verified addresses and answers
+only as themselves (a password-reset link or another player's turn is not theirs to
+read or play), staff see everything, and a visitor who is not signed in sees nothing.
 """
 
 from __future__ import annotations
@@ -69,8 +71,22 @@ class SentMail:
 
 
 def _mailbox_allowed(request) -> None:
-    if not (settings.DEBUG or (request.user.is_authenticated and request.user.is_staff)):
+    if not request.user.is_authenticated or not (settings.DEBUG or request.user.is_staff):
         raise Http404("There is no mailbox here.")
+
+
+def _own_addresses(user) -> set[str] | None:
+    """The addresses whose mail ``user`` may read here; None for staff (every address)."""
+    if user.is_staff:
+        return None
+    from allauth.account.models import EmailAddress
+
+    return {address.lower() for address in
+            EmailAddress.objects.filter(user=user, verified=True).values_list("email", flat=True)}
+
+
+def _is_for(mail: SentMail, addresses: set[str] | None) -> bool:
+    return addresses is None or any(address.lower() in addresses for address in mail.to)
 
 
 def _mail_dir() -> Path:
@@ -110,7 +126,8 @@ def find_sent_mail(key: str) -> SentMail:
 def mailbox(request):
     _mailbox_allowed(request)
     recipient = request.GET.get("to", "").strip().lower()
-    mails = sent_mail()
+    addresses = _own_addresses(request.user)
+    mails = [mail for mail in sent_mail() if _is_for(mail, addresses)]
     if recipient:
         mails = [m for m in mails if recipient in (a.lower() for a in m.to)]
     file_backend = settings.EMAIL_BACKEND.endswith("filebased.EmailBackend")
@@ -139,7 +156,13 @@ def build_reply(original: SentMail, sender: str, recipient: str, body: str) -> b
 def mailbox_reply(request, key: str):
     _mailbox_allowed(request)
     original = find_sent_mail(key)
+    addresses = _own_addresses(request.user)
+    if not _is_for(original, addresses):
+        raise Http404("No such mail.")
     sender = request.POST.get("sender") or (original.to[0] if original.to else "")
+    if addresses is not None and sender.lower() not in addresses:
+        # A player answers as themselves only; staff may answer as anyone to test.
+        sender = next(a for a in original.to if a.lower() in addresses)
     recipient = request.POST.get("recipient") or original.reply_to or parseaddr(original.sender)[1]
     if request.method == "POST":
         body = request.POST.get("body", "")

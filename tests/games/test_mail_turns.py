@@ -23,6 +23,7 @@ from games.engine.cards import CARDS, RANK_NAMES, SUIT_NAMES
 from games.mail import digest_mail, turn_mail
 from games.mail_models import DigestSent
 from games.mail_tasks import deliver_turn_mail, send_daily_digests, send_game_over_mail, send_turn_mail
+from games.mail_views import sent_mail
 from games.models import Game
 from games.presenters import visible_cards
 from tests.conftest import database_url
@@ -317,8 +318,9 @@ def file_mail(settings, tmp_path):
 
 
 @pytest.mark.django_db
-def test_the_mailbox_lists_sent_mail_and_an_answer_there_plays_the_move(file_mail, settings, client, alice):
+def test_the_mailbox_lists_sent_mail_and_an_answer_there_plays_the_move(file_mail, settings, alice_client, alice):
     settings.DEBUG = True
+    client = alice_client
     game = solo_game(alice)
     deliver_turn_mail(seat(game).pk, game.version)
 
@@ -351,7 +353,47 @@ def test_the_mailbox_exists_only_in_development_or_for_staff(file_mail, settings
 
 
 @pytest.mark.django_db
-def test_the_mailbox_opens_no_file_outside_its_folder(file_mail, settings, client):
+def test_the_mailbox_opens_no_file_outside_its_folder(file_mail, settings, alice_client):
     settings.DEBUG = True
+    client = alice_client
     for key in ("..%2Fsecrets.log:0", "nothing.log:0", "x.txt:0"):
         assert client.get(f"/mailbox/{key}/reply/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_mailbox_shows_a_visitor_nothing_and_a_player_only_their_own_mail(
+        file_mail, settings, client, alice, bob, alice_client, outsider_client, make_user):
+    settings.DEBUG = True
+    game = solo_game(alice)
+    deliver_turn_mail(seat(game).pk, game.version)
+    key = sent_mail()[0].key
+
+    assert client.get(reverse("mail:mailbox")).status_code == 404
+    assert client.get(reverse("mail:mailbox_reply", args=[key])).status_code == 404
+    assert outsider_client.get(reverse("mail:mailbox")).context["mails"] == []
+    assert outsider_client.get(reverse("mail:mailbox_reply", args=[key])).status_code == 404
+    # Nor can another player answer alice's turn mail to play her move.
+    played = outsider_client.post(reverse("mail:mailbox_reply", args=[key]),
+                                  {"sender": alice.email, "recipient": sent_mail()[0].reply_to, "body": "1"})
+    assert played.status_code == 404
+    assert reload(game).version == 0
+    assert [m.key for m in alice_client.get(reverse("mail:mailbox")).context["mails"]] == [key]
+    staff = make_user("steward", is_staff=True)
+    client.force_login(staff)
+    assert [m.key for m in client.get(reverse("mail:mailbox")).context["mails"]] == [key]
+
+
+@pytest.mark.django_db
+def test_a_password_reset_link_cannot_be_read_from_the_mailbox_by_anyone_else(
+        file_mail, settings, client, alice, outsider_client):
+    """The takeover path: ask a reset for someone else, read their link in the mailbox."""
+    settings.DEBUG = True
+    assert client.post(reverse("account_reset_password"), {"email": alice.email}).status_code == 302
+    assert any(alice.email in mail.to for mail in sent_mail()), "the reset mail was written"
+    for visitor in (client, outsider_client):
+        page = visitor.get(reverse("mail:mailbox"))
+        assert page.status_code == 404 or page.context["mails"] == []
+        assert "password/reset/key" not in page.content.decode()
+    for mail in sent_mail():
+        assert client.get(reverse("mail:mailbox_reply", args=[mail.key])).status_code == 404
+        assert outsider_client.get(reverse("mail:mailbox_reply", args=[mail.key])).status_code == 404
