@@ -130,3 +130,12 @@ def test_the_run_command_starts_web_worker_and_scheduler_and_stops_cleanly(site,
     assert processes_with_marker(site.marker) == [], "processes outlived the site"
     for name in ("web", "worker", "beat"):
         assert re.search(rf"site +\| {name} stopped \(0\)", site.log()), site.log()
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.0.2.7", "::", "sefirot.example.org"])
+def test_it_refuses_to_serve_a_network_with_debug_on(host, settings):
+    from django.core.management import CommandError, call_command
+
+    settings.DEBUG = True
+    with pytest.raises(CommandError, match="DEBUG is on"):
+        call_command("runsite", "--host", host, "--no-migrate")

@@ -142,6 +142,16 @@ def test_the_deployment_checks_pass_with_production_values():
     assert "WARNINGS" not in result.stderr
 
 
+@pytest.mark.parametrize(("setting", "value", "check"), [
+    ("SITE_URL", "http://sefirot.example.org", "sefirot.W001"),
+    ("ALLOWED_HOSTS", "*", "sefirot.W002"),
+])
+def test_the_deployment_checks_warn_of_a_plain_http_site_url_and_any_host(setting, value, check):
+    result = manage("check", "--deploy", **{**PRODUCTION, setting: value})
+
+    assert check in result.stderr, result.stdout + result.stderr
+
+
 def test_tasks_never_run_eagerly_inside_a_request():
     from sefirot_site.celery import app
 

@@ -109,6 +109,17 @@ def _kill_group(pgid: int, sig: int) -> None:
         pass
 
 
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve to anything
+
+
 class Command(BaseCommand):
     help = "Migrate, then run the web server, the Celery worker and Celery beat until Ctrl-C or SIGTERM."
 
@@ -121,6 +132,12 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, migrate, reload, **options):
         if not 0 < port < 65536:
             raise CommandError(f"--port {port} is not a TCP port.")
+        if settings.DEBUG and not is_loopback(host):
+            # DEBUG shows tracebacks with settings, and the development mailbox: never to a
+            # network.
+            raise CommandError(f"--host {host} is reachable from other machines, and DEBUG is on. "
+                               "Run with DEBUG=off (and the production settings) to serve a network, "
+                               "or bind 127.0.0.1.")
         if migrate:
             call_command("migrate", interactive=False, verbosity=options["verbosity"])
         if not settings.DEBUG:
