@@ -221,6 +221,23 @@ def test_one_entry_downloads_as_a_pdf_with_its_reading_and_reflections(alice_cli
     assert "<b>tags</b> stay text." in text
 
 
+def test_a_reflection_of_many_short_lines_keeps_every_line_and_paragraph_in_the_pdf(alice_client, game_entry):
+    # Laid out in pieces of a few lines (bench/journal_pdf.py measures why), nothing lost
+    # between pieces or paragraphs.
+    lines = [f"line {n:04}" for n in range(300)]
+    reflections = "\n".join(lines[:150]) + "\n\n" + "\n".join(lines[150:])
+    services.update_entry(game_entry, title=game_entry.title, date=game_entry.date,
+                          reflections=reflections, reflections_format="text", tags=[])
+
+    response = alice_client.get(reverse("journal:pdf", args=[game_entry.pk]))
+
+    from pypdf import PdfReader
+
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
+    found = [line for line in text.splitlines() if line.startswith("line ")]
+    assert found == lines
+
+
 def test_a_seal_whose_task_was_lost_offers_a_retry(alice_client, drawn_entry, django_capture_on_commit_callbacks):
     import datetime as dt
 
