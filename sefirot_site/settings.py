@@ -218,14 +218,20 @@ CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="")
 # sweep publishes again). The worker's own reconnecting is set apart and keeps trying.
 REDIS_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5,
                                   "max_retries": 1, "interval_start": 0, "interval_step": 0.2}
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": CACHE_KEY_PREFIX,
-        }
+
+def redis_cache(url: str) -> dict:
+    """django-redis, carrying on without the cache when Redis is away
+    (sefirot_site.cache: a Redis outage must not make every login a 500)."""
+    return {
+        "BACKEND": "sefirot_site.cache.CarryOnRedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": CACHE_KEY_PREFIX,
+        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
     }
+
+
+if REDIS_URL:
+    CACHES = {"default": redis_cache(REDIS_URL)}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = REDIS_BROKER_TRANSPORT_OPTIONS
@@ -302,6 +308,8 @@ ACCOUNT_CHANGE_EMAIL = True
 # Tell the owner by mail when their password or address changes (a hijack shows at once).
 ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_FORMS = {"login": "sefirot_site.accounts.forms.LoginForm"}
+# Counts failed logins per account and address together (see the adapter).
+ACCOUNT_ADAPTER = "sefirot_site.accounts.adapter.AccountAdapter"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # No django.contrib.sites: allauth names the site from the request, and we name it here.
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Sefirot Online: "

@@ -97,6 +97,29 @@ def test_repeated_failed_logins_are_throttled(client, alice):
     assert "Too many failed login attempts" in response.content.decode()
 
 
+def test_username_and_email_count_as_one_account_for_the_throttle(client, alice):
+    for login in ("alice", "alice@example.com", "ALICE", "Alice@Example.com", "alice"):
+        log_in(client, login, "not her password")
+
+    response = log_in(client, "alice@example.com")
+
+    assert "_auth_user_id" not in client.session
+    assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_a_strangers_wrong_passwords_do_not_lock_the_owner_out(alice):
+    from django.test import Client
+
+    stranger = Client(REMOTE_ADDR="203.0.113.5")
+    for _ in range(6):
+        log_in(stranger, "alice", "guess")
+    assert "Too many failed login attempts" in log_in(stranger, "alice").content.decode()
+
+    owner = Client(REMOTE_ADDR="198.51.100.7")
+    log_in(owner, "alice")
+    assert int(owner.session["_auth_user_id"]) == alice.pk
+
+
 def test_the_throttle_is_per_account_not_for_everyone(client, alice, bob):
     for _ in range(5):
         log_in(client, "alice", "not her password")
@@ -335,3 +358,25 @@ def test_the_owner_is_told_by_mail_when_their_password_changes(alice_client, ali
     })
     notice = smtp_server.wait_for("alice@example.com")
     assert "password" in smtp_server.text(notice).lower()
+
+
+def test_logging_in_works_while_the_cache_redis_is_down(settings, alice):
+    """The throttle's counters live in Redis; an outage must not make every login a 500."""
+    from django.test import Client
+
+    from tests.support.redis_server import RedisServer
+
+    server = RedisServer().start()
+    try:
+        from sefirot_site.settings import redis_cache
+
+        settings.CACHES = {"default": redis_cache(server.url)}
+        client = Client()
+        log_in(client, "alice", "wrong")  # counted while Redis is up
+        server.stop()
+        response = log_in(client, "alice")
+        assert response.status_code == 302
+        assert int(client.session["_auth_user_id"]) == alice.pk
+        assert log_in(Client(), "alice", "wrong").status_code == 200  # a wrong one is told so, not a 500
+    finally:
+        server.close()

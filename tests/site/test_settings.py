@@ -103,7 +103,7 @@ def test_redis_url_makes_redis_the_broker_the_result_store_and_the_cache(tmp_pat
 
     assert setting("CELERY_BROKER_URL", **with_redis) == "redis://127.0.0.1:6379/7"
     assert setting("CELERY_RESULT_BACKEND", **with_redis) == "redis://127.0.0.1:6379/7"
-    assert setting("CACHES['default']['BACKEND']", **with_redis) == "django.core.cache.backends.redis.RedisCache"
+    assert setting("CACHES['default']['BACKEND']", **with_redis) == "sefirot_site.cache.CarryOnRedisCache"
 
 
 def test_without_redis_the_broker_and_the_cache_live_in_the_data_folder(tmp_path):

@@ -1,0 +1,24 @@
+"""allauth's adapter, changed where the login throttle counts failures."""
+
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        """Failed logins count per account *and* per address the attempts come from.
+
+        allauth counts them per login as typed, so "alice" and "alice@example.com" were
+        two counters, and five wrong passwords from anywhere locked the real owner out
+        of her own account for five minutes. Counted per (account, address), a stranger
+        locks out only themselves; the per-address limit still stops them trying many
+        accounts."""
+        login = (credentials.get("email") or credentials.get("username") or "").strip().lower()
+        user = (get_user_model().objects.filter(Q(username__iexact=login) | Q(emailaddress__email__iexact=login)
+                                                | Q(email__iexact=login)).values_list("pk", flat=True).first()
+                if login else None)
+        account = f"user:{user}" if user is not None else f"login:{login}"
+        return f"{super()._get_login_attempts_cache_key(request)}{account}:{self.get_client_ip(request)}"
