@@ -26,6 +26,7 @@ from django.utils.html import escape, linebreaks
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import cards as deck
+from sefirot_site.outbox import enqueue
 
 from . import readings
 from .models import Entry, EntryCard, Mode, Seal, Tag
@@ -374,7 +375,7 @@ def request_seal(entry: Entry, cards: list[str], words: list[str]) -> Seal:
             seal.save(update_fields=["status", "error", "updated"])
             created = True
         if created:
-            render_seal_task.delay_on_commit(seal.pk)
+            enqueue(render_seal_task, seal.pk)
     return seal
 
 
@@ -387,7 +388,7 @@ def retry_seal(seal: Seal) -> Seal:
             return seal
         seal.status, seal.error, seal.attempts = Seal.Status.QUEUED, "", 0
         seal.save(update_fields=["status", "error", "attempts", "updated"])
-        render_seal_task.delay_on_commit(seal.pk)
+        enqueue(render_seal_task, seal.pk)
     return seal
 
 

@@ -67,6 +67,9 @@ def render_seal_task(self, seal_id: int) -> int:
         seal.error = ""
         seal.save(update_fields=["status", "attempts", "error", "updated"])
         cards, words, owner_id = list(seal.cards), list(seal.words), seal.entry.owner_id
+        # Tries so far, counted by the seal itself: Celery's own count is 0 when the task
+        # runs from the outbox (sefirot_site.outbox), which retries it after a pause.
+        retries = seal.attempts - 1
 
     folder = seal_dir(owner_id)
     drawn = 0
@@ -95,10 +98,10 @@ def render_seal_task(self, seal_id: int) -> int:
         _fail(seal_id, f"This seal cannot be drawn: {exc}")
         return drawn
     except (OSError, DatabaseError) as exc:
-        if self.request.retries < MAX_RETRIES:
+        if retries < MAX_RETRIES:
             log.warning("seal %s: %s; retrying", seal_id, exc)
             Seal.objects.filter(pk=seal_id).update(status=Seal.Status.QUEUED)
-            raise self.retry(exc=exc, countdown=retry_countdown(self.request.retries))
+            raise self.retry(exc=exc, countdown=retry_countdown(retries))
         _fail(seal_id, "The seal could not be saved after several tries. Please try again later.")
         return drawn
     except Exception:

@@ -8,6 +8,8 @@ and checks that every mail went out and every journal entry is there, exactly on
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 from email.message import EmailMessage
 
@@ -18,7 +20,9 @@ from django.utils import timezone
 from games import inbound, services
 from games.mail import reply_address
 from games.models import Game, Seat
-from journal.models import Entry
+from journal import services as journal_services
+from journal.models import Entry, Seal
+from journal.tasks import seal_outputs
 from sefirot_site.outbox.models import PendingTask
 from sefirot_site.outbox.tasks import sweep
 from tests.conftest import _worker_env
@@ -42,25 +46,47 @@ def own_redis():
     server.close()
 
 
+class OwnBroker:
+    """The site's Celery app publishing to ``redis``, with real workers started on it."""
+
+    def __init__(self, redis: RedisServer, smtp, db_blocker):
+        self.redis, self.smtp, self.db_blocker = redis, smtp, db_blocker
+        self.workers: list[CeleryWorker] = []
+
+    def start_worker(self) -> CeleryWorker:
+        from sefirot_site.celery import app
+
+        env = _worker_env("redis", self.smtp)
+        env["REDIS_URL"] = self.redis.url
+        worker = CeleryWorker(env=env, app=client_app(self.redis.url, self.redis.url, app.conf.task_default_queue),
+                              log_path=DATA_DIR / f"worker-own-redis-{len(self.workers)}.log",
+                              name=f"own-redis-{len(self.workers)}-{RUN_ID}")
+        with self.db_blocker.unblock():
+            worker.start()
+        self.workers.append(worker)
+        return worker
+
+
 @pytest.fixture
 def broker_on_own_redis(own_redis, settings, smtp_server, django_db_blocker):
-    """The site's Celery app publishes to ``own_redis``, and a real worker reads it."""
     from sefirot_site.celery import app
 
     saved = {key: app.conf[key] for key in ("broker_url", "result_backend", "broker_transport_options")}
     app.conf.update(broker_url=own_redis.url, result_backend=own_redis.url,
                     broker_transport_options=settings.REDIS_BROKER_TRANSPORT_OPTIONS)
     _reset_connections(app)
-    env = _worker_env("redis", smtp_server)
-    env["REDIS_URL"] = own_redis.url
-    worker = CeleryWorker(env=env, app=client_app(own_redis.url, own_redis.url, app.conf.task_default_queue),
-                          log_path=DATA_DIR / "worker-own-redis.log", name=f"own-redis-{RUN_ID}")
-    with django_db_blocker.unblock():
-        worker.start()
-    yield worker
-    worker.stop()
+    broker = OwnBroker(own_redis, smtp_server, django_db_blocker)
+    broker.start_worker()
+    yield broker
+    for worker in broker.workers:
+        worker.stop()
     app.conf.update(saved)
     _reset_connections(app)
+
+
+def _leases_run_out() -> None:
+    """What waiting out the outbox's leases would do (minutes), so one sweep takes them."""
+    PendingTask.objects.filter(done_at__isnull=True).update(due_at=timezone.now(), running_until=None)
 
 
 def _post_move(client, game, move):
@@ -155,7 +181,7 @@ def test_moves_games_ends_mail_moves_and_invitations_while_the_broker_is_down_lo
 
     own_redis.start()
     # One sweep, as beat would run it once the leases ran out.
-    PendingTask.objects.filter(done_at__isnull=True).update(due_at=timezone.now())
+    _leases_run_out()
     assert sweep() == pending.count()
     _wait(lambda: not PendingTask.objects.filter(done_at__isnull=True).exists(), what="the sweep's tasks")
 
@@ -177,3 +203,42 @@ def test_moves_games_ends_mail_moves_and_invitations_while_the_broker_is_down_lo
     assert len(smtp_server.messages) == count
     assert Entry.objects.filter(source_game=solo).count() == 1
     assert invited.seats.get(user=outsider).invitation_mailed_at is not None
+
+
+def test_a_seal_asked_for_while_the_broker_is_down_is_drawn_once_it_is_back(
+        broker_on_own_redis, own_redis, alice, alice_client):
+    entry = journal_services.record_drawn(alice, spread="three", reversals=False, title="Morning draw")
+    cards, words = journal_services.default_seal_input(entry)
+    own_redis.stop()
+
+    seal = journal_services.request_seal(entry, cards, words)
+    page = alice_client.get(seal.get_absolute_url())
+    assert page.status_code == 200
+
+    own_redis.start()
+    _leases_run_out()
+    assert sweep() == 1
+    _wait(lambda: Seal.objects.get(pk=seal.pk).status == Seal.Status.DONE, timeout=120, what="the seal")
+
+
+def test_a_seal_whose_worker_was_killed_mid_drawing_is_finished_by_the_next_worker_without_a_click(
+        broker_on_own_redis, alice):
+    entry = journal_services.record_drawn(alice, spread="three", reversals=False, title="Morning draw")
+    cards, words = journal_services.default_seal_input(entry)
+    (worker,) = broker_on_own_redis.workers
+
+    seal = journal_services.request_seal(entry, cards, words)
+    _wait(lambda: Seal.objects.get(pk=seal.pk).files, timeout=120, what="the first file")
+    os.killpg(worker.process.pid, signal.SIGKILL)  # the whole worker, at once
+    worker.process.wait()
+    seal.refresh_from_db()
+    assert seal.status == Seal.Status.RENDERING and len(seal.files) < len(seal_outputs())
+
+    broker_on_own_redis.start_worker()
+    # The killed run holds its claim until its time limit; then the sweep hands it on.
+    _leases_run_out()
+    sweep()
+    _wait(lambda: Seal.objects.get(pk=seal.pk).status == Seal.Status.DONE, timeout=120, what="the seal")
+    seal.refresh_from_db()
+    assert len(seal.files) == len(seal_outputs())
+    assert PendingTask.objects.get(task="journal.tasks.render_seal_task").done_at is not None
