@@ -7,3 +7,11 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     event.detail.isError = false;
   }
 });
+
+// The history's stepper: ← and → step back and forth, Home and End jump; each key clicks
+// the link marked with it (plain links, so the page works without this too).
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, textarea, select")) return;
+  const link = document.querySelector(`.stepper a[data-key="${event.key}"]`);
+  if (link) { event.preventDefault(); link.click(); }
+});
