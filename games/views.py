@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import clock, services
 from games.engine import IllegalMove
 from games.forms import ChatForm, NewGameForm, NoteForm
+from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
 from games.presenters import present
 from games.presenters.common import visible_cards
@@ -321,7 +322,9 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
     pick = context["show"].picked["code"] if context["show"].picked else ""
     parts.append(f'<input type="hidden" class="region-hash" id="pick-state" name="picked" value="{pick}" '
                  f'hx-swap-oob="true">')
-    return HttpResponse("".join(parts), status=status)
+    response = HttpResponse("".join(parts), status=status)
+    response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
+    return response
 
 
 @login_required
@@ -344,10 +347,14 @@ def game_page(request, game_id):
 def version(request, game_id):
     """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
     game, _ = get_game_for(request, game_id)
-    if request.GET.get("v") == poll_stamp(game):
-        return HttpResponse(status=204)
-    response = HttpResponse(status=200)
-    response["HX-Trigger"] = "game-changed"
+    if request.GET.get("v") != poll_stamp(game):
+        response = HttpResponse(status=200)
+        response["HX-Trigger"] = "game-changed"  # the page fetches its regions, and the count with them
+        return response
+    # Every poll also brings the count of games waiting for this player (the title and the
+    # navigation's badge, updated by game.js): a move in another game shows up too.
+    response = HttpResponse(status=204)
+    response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
     return response
 
 

@@ -15,3 +15,15 @@ document.addEventListener("keydown", (event) => {
   const link = document.querySelector(`.stepper a[data-key="${event.key}"]`);
   if (link) { event.preventDefault(); link.click(); }
 });
+
+// The count of games waiting for your move, sent with every poll of the game page: the
+// navigation's badge and the "(2) " before the page title follow it.
+document.body.addEventListener("turn-count", (event) => {
+  const count = Number(event.detail.value) || 0;
+  const badge = document.getElementById("turn-count");
+  if (badge) {
+    badge.hidden = count === 0;
+    badge.lastChild.textContent = String(count);
+  }
+  document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+});
