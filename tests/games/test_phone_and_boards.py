@@ -85,9 +85,12 @@ def test_the_new_game_page_the_journal_and_the_seal_form_fit_a_phone(browser, li
     entry = journal.record_drawn(alice, spread="three", reversals=True, title="Morning draw", tags=["morning"])
     context, page = page_for(browser, live_server, alice, PHONE)
     try:
-        for path in ("/games/new/", "/journal/", f"/journal/{entry.pk}/", f"/journal/{entry.pk}/seals/new/", "/games/rules/"):
+        for path in ("/games/new/", "/journal/", f"/journal/{entry.pk}/", f"/journal/{entry.pk}/seals/new/", "/games/rules/", "/games/rules/warring_planets/"):
             page.goto(path)
             assert page.locator("h1").count(), path
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            name = path.strip("/").replace("/", "-").replace(str(entry.pk), "entry")
+            page.screenshot(path=str(SHOTS / f"page-{name}-390.png"), full_page=True)
             assert overflow(page) <= 0, f"{path} is {overflow(page)} px wider than a phone"
     finally:
         context.close()
