@@ -33,10 +33,17 @@ def board_diagram(slug: str) -> dict | None:
     show = present(rules, state, None, interactive=False)
     if not show.board_kind:
         return None
-    spaces = [{"x": c["x"] - 0.5, "y": c["y"] - 0.5, "name": c["name"].split(" (")[0], "kind": c["kind"]}
+    spaces = [{"x": c["x"] - 0.5, "y": c["y"] - 0.5, "name": _short(c["name"]), "kind": c["kind"]}
               for c in show.cells if c["kind"] != "root"]
     lines = [tuple(float(v) for v in line) for line in show.lines]
     return {"width": show.board_width, "height": show.board_height, "spaces": spaces, "lines": lines}
+
+
+def _short(name: str) -> str:
+    """A space's name short enough for its circle in the diagram ("Grace Field 1" -> "Grace 1")."""
+    name = name.split(" (")[0].removeprefix("the ")
+    name = name.replace("Gift Field of the ", "Gift: ").replace("Grace Field", "Grace").replace(" space", "")
+    return name
 
 
 @require_GET

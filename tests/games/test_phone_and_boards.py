@@ -85,7 +85,8 @@ def test_the_new_game_page_the_journal_and_the_seal_form_fit_a_phone(browser, li
     entry = journal.record_drawn(alice, spread="three", reversals=True, title="Morning draw", tags=["morning"])
     context, page = page_for(browser, live_server, alice, PHONE)
     try:
-        for path in ("/games/new/", "/journal/", f"/journal/{entry.pk}/", f"/journal/{entry.pk}/seals/new/", "/games/rules/", "/games/rules/warring_planets/"):
+        for path in ("/games/new/", "/journal/", f"/journal/{entry.pk}/", f"/journal/{entry.pk}/seals/new/", "/games/rules/", "/games/rules/warring_planets/",
+                     "/games/rules/know_thyself/", "/games/rules/lovers_discourse/"):
             page.goto(path)
             assert page.locator("h1").count(), path
             SHOTS.mkdir(parents=True, exist_ok=True)
