@@ -26,8 +26,14 @@ class NewGameForm(forms.Form):
     time_control = forms.TypedChoiceField(choices=CLOCKS, required=False, coerce=int, empty_value=None,
                                           label="Clock")
 
-    def __init__(self, *args, user=None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, data=None, *args, user=None, **kwargs):
+        if data is not None and hasattr(data, "getlist"):
+            # Each mode's variations are ticked in that mode's own fieldset
+            # (``variants-<mode>``); only the chosen mode's count, so a box left ticked
+            # under another mode changes nothing.
+            data = data.copy()
+            data.setlist("variants", data.getlist("variants") + data.getlist(f"variants-{data.get('mode')}"))
+        super().__init__(data, *args, **kwargs)
         self.user = user
         self.modes = modes()
         self.fields["mode"].choices = [(m["slug"], m["title"]) for m in self.modes]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import rules_views, views
 
 app_name = "games"
 
@@ -8,6 +8,8 @@ urlpatterns = [
     path("", views.game_list, name="list"),
     path("new/", views.new_game, name="new"),
     path("lobby/", views.lobby, name="lobby"),
+    path("rules/", rules_views.rules_index, name="rules"),
+    path("rules/<slug:slug>/", rules_views.rules_page, name="rules_mode"),
     path("invitation/<str:token>/", views.invitation, name="invitation"),
     path("<int:game_id>/", views.game_page, name="game"),
     path("<int:game_id>/version/", views.version, name="version"),

@@ -19,9 +19,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import clock, services
-from games.catalogue import VARIANT_TEXT
 from games.engine import IllegalMove
 from games.forms import ChatForm, NewGameForm, NoteForm
+from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
 from games.presenters import present
 from games.presenters.common import visible_cards
@@ -69,7 +69,7 @@ def game_list(request):
             my_turn.append(entry)
         elif game.status in (Game.Status.ACTIVE, *Game.WAITING):
             waiting.append(entry)
-        else:
+        elif game.started_at is not None:  # cancelled and declined games never started
             finished.append(entry)
     # Most urgent first: the nearest deadline, then the longest waiting.
     my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
@@ -97,8 +97,7 @@ def new_game(request):
             form.add_error(None, error.message)
         else:
             return redirect(game)
-    variant_rows = [(choice, VARIANT_TEXT.get(choice.data["value"], "")) for choice in form["variants"]]
-    return render(request, "games/new.html", {"form": form, "modes": form.modes, "variant_rows": variant_rows},
+    return render(request, "games/new.html", {"form": form, "modes": form.modes},
                   status=400 if form.errors else 200)
 
 
@@ -280,6 +279,11 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         turn = "Waiting for the invited player to accept."
     else:
         turn = game.get_status_display() + (f": {game.end_reason}" if game.end_reason else ".")
+    if show.waiting and not my_turn:
+        # Raised cards on the board's edge belong to whoever is placing them, not the viewer.
+        owners = [s.player_name for s in seats if s.index in to_act]
+        show.waiting_label = f"{' and '.join(owners)}'s raised cards, waiting for a place" if owners \
+            else "Raised cards waiting for a place"
     note = Note.objects.filter(game=game, user=request.user).first()
     chat = list(game.chat.select_related("user")) if game.players > 1 else None
     # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
@@ -296,6 +300,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "20s",
         "live": not game.is_over,
         "outcome": game.outcome,
+        "result": game.result_for(seat.index).capitalize(),
+        # A solo game's score is already among the facts; the outcome line doesn't repeat it.
+        "outcome_scores": game.outcome.get("scores") if game.outcome and game.players > 1 else None,
         "winners": [s.player_name for s in seats if game.outcome and s.index in game.outcome.get("winners", [])],
         "now": timezone.now(),
     }
@@ -315,7 +322,9 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
     pick = context["show"].picked["code"] if context["show"].picked else ""
     parts.append(f'<input type="hidden" class="region-hash" id="pick-state" name="picked" value="{pick}" '
                  f'hx-swap-oob="true">')
-    return HttpResponse("".join(parts), status=status)
+    response = HttpResponse("".join(parts), status=status)
+    response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
+    return response
 
 
 @login_required
@@ -338,10 +347,14 @@ def game_page(request, game_id):
 def version(request, game_id):
     """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
     game, _ = get_game_for(request, game_id)
-    if request.GET.get("v") == poll_stamp(game):
-        return HttpResponse(status=204)
-    response = HttpResponse(status=200)
-    response["HX-Trigger"] = "game-changed"
+    if request.GET.get("v") != poll_stamp(game):
+        response = HttpResponse(status=200)
+        response["HX-Trigger"] = "game-changed"  # the page fetches its regions, and the count with them
+        return response
+    # Every poll also brings the count of games waiting for this player (the title and the
+    # navigation's badge, updated by game.js): a move in another game shows up too.
+    response = HttpResponse(status=204)
+    response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
     return response
 
 

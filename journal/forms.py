@@ -88,6 +88,9 @@ ManualRowFormSet = forms.formset_factory(ManualRowForm, extra=0, min_num=1, max_
                                          validate_max=True)
 
 
+SEAL_TICKED = 3  # of the two to five cards a seal holds
+
+
 class SealForm(forms.Form):
     """Pick 2-5 of the reading's cards and a word for each (the card's keyword by default)."""
 
@@ -95,9 +98,14 @@ class SealForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.entry = entry
         self.choices = readings.all_cards(entry.reading)
-        default_cards, _ = services.default_seal_input(entry)
+        default_cards, default_words = services.default_seal_input(entry)
+        # The suggestion starts ticked, but never a full seal: with five ticked, the first
+        # box a person ticks is refused. The rest of it is marked, to add or swap in.
+        ticked = default_cards[:SEAL_TICKED]
+        self.initial_pairs = (ticked, default_words[:SEAL_TICKED])
+        self.suggested = set(default_cards) - set(ticked)
         for code in self.choices:
-            self.fields[f"use_{code}"] = forms.BooleanField(required=False, initial=code in default_cards,
+            self.fields[f"use_{code}"] = forms.BooleanField(required=False, initial=code in ticked,
                                                             label=deck.label(code))
             self.fields[f"word_{code}"] = forms.CharField(
                 required=False, max_length=40, initial=deck.keyword(code),

@@ -254,7 +254,7 @@ def seal_new(request, pk):
         seal = services.request_seal(entry, form.cleaned_data["cards"], form.cleaned_data["words"])
         return redirect(seal)
     cards, words = (form.cleaned_data["cards"], form.cleaned_data["words"]) if form.is_bound and form.is_valid() \
-        else services.default_seal_input(entry)
+        else form.initial_pairs
     return render(request, "journal/seal_new.html", {
         "entry": entry, "form": form, "preview": _preview_svg(cards, words), "pairs": list(zip(cards, words)),
     }, status=400 if form.errors else 200)

@@ -13,7 +13,10 @@ from .tasks import ping
 
 
 def home(request):
-    return render(request, "home.html")
+    # "Welcome back" only for someone who has played or written here before.
+    returning = request.user.is_authenticated and (
+        request.user.seats.exists() or request.user.journal_entries.exists())
+    return render(request, "home.html", {"returning": returning})
 
 
 def _timed(check) -> dict:

@@ -29,6 +29,12 @@ def card_info(code: str, *, pickable: bool = False, picked: bool = False) -> dic
     }
 
 
+def card_back(label: str = "A face-down card") -> dict:
+    """A card lying face down: drawn as the card back, named only by what it is."""
+    return {"code": "back", "name": label, "major": False, "back": True, "corner": "", "value": "",
+            "suit": "", "suit_name": "", "keyword": "", "court": False, "pickable": False, "picked": False}
+
+
 def segment(a: tuple[int, int], b: tuple[int, int]) -> tuple[str, ...]:
     """A line between the centres of two grid cells, as SVG numbers (never localised)."""
     return tuple(f"{v + 0.5:g}" for v in (a[0], a[1], b[0], b[1]))
@@ -148,7 +154,9 @@ def choices_for(rules, state: dict, seat: int | None, moves: list[dict], pick: s
         if isinstance(card, str):
             if card not in pickable:
                 pickable.append(card)
-        else:
+        elif move.get("type") != "forfeit":
+            # A forfeit is the page's own "Give up" button (games.services.resign), offered
+            # once, not again among the moves (and not only when it is your turn).
             actions.append(Choice(move, rules.describe_move(state, seat, move), target_of(move)))
     if pick not in pickable:
         # One card to move and nothing else to do (e.g. the last raised card): pick it.

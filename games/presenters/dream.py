@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from games.engine import tree as tree_board
 
-from .common import Presentation, card_info, choices_for, option_facts, presentation, segment
+from .common import Presentation, card_back, card_info, choices_for, option_facts, presentation, segment
 
-STATUS = {"won": "won", "attainable": "within reach", "unattainable": "not yet in reach"}
+# Short words: the space is small on a phone, and a face-down Major is drawn as a card back.
+STATUS = {"won": "won", "attainable": "in reach", "unattainable": "out of reach"}
 
 
 def present(rules, state, view, seat, moves, pick) -> Presentation:
@@ -41,11 +42,11 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
             if space.get("major"):
                 cell["majors"] = cards([space["major"]])
             elif space.get("major_face_up") is False and space.get("status") != "won":
-                status += ", a face-down Major"
+                cell["majors"] = [card_back("A face-down Major")]
             if space.get("stack_top"):
                 cell["minors"] = cards([space["stack_top"]])
             if space.get("stack_count"):
-                status += f", {space['stack_count']} in its stack"
+                status += f" · {space['stack_count']} below"
             cell["status"] = status
             if space.get("status") == "won":
                 cell["kind"] += " resolved"

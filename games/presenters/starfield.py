@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games.engine import starfield as sf
 
-from .common import Presentation, card_info, choices_for, option_facts, presentation, segment
+from .common import Presentation, card_back, card_info, choices_for, option_facts, presentation, segment
 
 WIDTH, HEIGHT = 5, 7
 COLUMN_TITLES = ("Column 1", "Column 2", "Column 3")
@@ -42,7 +42,8 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
             if isinstance(held, dict) and held.get("card"):
                 cell["majors"] = cards([held["card"]])
             elif isinstance(held, dict) and held.get("locked"):
-                cell["status"] = "locked, face down"
+                cell["majors"] = [card_back()]
+                cell["status"] = "locked"
         else:
             cell["name"] = space + (" (centre)" if space == sf.CENTRAL else "")
             entry = board.get(space)

@@ -7,3 +7,23 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     event.detail.isError = false;
   }
 });
+
+// The history's stepper: ← and → step back and forth, Home and End jump; each key clicks
+// the link marked with it (plain links, so the page works without this too).
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, textarea, select")) return;
+  const link = document.querySelector(`.stepper a[data-key="${event.key}"]`);
+  if (link) { event.preventDefault(); link.click(); }
+});
+
+// The count of games waiting for your move, sent with every poll of the game page: the
+// navigation's badge and the "(2) " before the page title follow it.
+document.body.addEventListener("turn-count", (event) => {
+  const count = Number(event.detail.value) || 0;
+  const badge = document.getElementById("turn-count");
+  if (badge) {
+    badge.hidden = count === 0;
+    badge.lastChild.textContent = String(count);
+  }
+  document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+});

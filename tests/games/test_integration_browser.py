@@ -74,29 +74,31 @@ def test_giving_a_day_updates_the_clock_in_place(browser, live_server, alice, bo
         context.close()
 
 
-def test_the_forfeit_move_asks_first_and_a_no_plays_nothing(browser, live_server, alice, bob):
-    """Forfeiting loses the game at once, so its button (an ordinary legal move of Warring
-    Planets, right under the hand) asks first, like the Give up button."""
+def test_giving_up_warring_planets_is_one_button_that_asks_first_even_off_turn(browser, live_server, alice, bob):
+    """Forfeiting loses the game at once. The engine's forfeit move is not offered among the
+    moves as well: the one Give up button (games.services.resign plays the forfeit) asks
+    first, and the player who is waiting can use it too."""
     game = services.start_game(alice, "warring_planets", seed=5, opponent=bob)
     services.accept_invitation(game.pk, bob)
     game = Game.objects.get(pk=game.pk)
-    seat = game.to_act[0]
-    context, page = logged_in_page(browser, live_server, (alice, bob)[seat])
+    waiting = 1 - game.to_act[0]
+    context, page = logged_in_page(browser, live_server, (alice, bob)[waiting])
     try:
         page.goto(f"/games/{game.pk}/")
-        forfeit = page.locator("#hand form.move-form").filter(
-            has=page.locator("""input[name=move][value='{"type":"forfeit"}']""")).locator("button")
-        expect(forfeit).to_have_class("secondary danger")
+        assert page.locator("""input[name=move][value='{"type":"forfeit"}']""").count() == 0
+        give_up = page.locator("#actions button", has_text="Give up")
+        expect(give_up).to_have_count(1)
         asked = []
         page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-        forfeit.click()
+        give_up.click()
         page.wait_for_timeout(500)  # time for a request, had one been sent
-        assert asked and "you lose this game" in asked[0]
+        assert asked and "give up" in asked[0]
         assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
 
         page.once("dialog", lambda dialog: dialog.accept())
-        forfeit.click()
-        expect(page.locator("#status .outcome")).to_be_visible()
-        assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+        give_up.click()
+        expect(page.locator("#status .outcome")).to_contain_text("You lost")
+        game = Game.objects.get(pk=game.pk)
+        assert game.status == Game.Status.FINISHED and game.outcome["winners"] == [1 - waiting]
     finally:
         context.close()

@@ -77,6 +77,9 @@ def test_the_rendered_files_are_served_to_the_owner_with_the_right_sizes(start_c
     assert b"".join(svg.streaming_content).lstrip().startswith((b"<?xml", b"<svg"))
     page = alice_client.get(seal.get_absolute_url()).content.decode()
     assert page.count("data-kind=") == 9 and "every 1s" not in page
+    # The page shows the seal itself, not only the links to its files.
+    svg_url = reverse("journal:seal_file", args=[drawn_entry.pk, seal.pk, "svg-10cm"])
+    assert f'class="seal-picture"><img src="{svg_url}"' in page
 
 
 def test_a_seal_the_renderer_refuses_fails_with_a_message_and_a_retry_button(start_celery_worker, drawn_entry,

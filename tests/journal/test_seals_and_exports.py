@@ -32,7 +32,9 @@ def test_a_know_thyself_seal_offers_every_reading_card_with_its_keyword(alice_cl
     form = response.context["form"]
     reading_cards = readings.position_cards(game_entry.reading)
     assert len(reading_cards) == 5  # four Sefira and the obstacle
-    assert [c for c in form.choices if form[f"use_{c}"].initial] == reading_cards
+    # The suggestion (all five) starts three ticked, two marked: a full form would refuse the next tick.
+    assert [c for c in form.choices if form[f"use_{c}"].initial] == reading_cards[:3]
+    assert form.suggested == set(reading_cards[3:])
     assert all(form[f"word_{c}"].initial == deck.keyword(c) for c in form.choices)
     assert response.context["preview"].startswith("data:image/svg+xml;base64,")
 
@@ -48,12 +50,13 @@ def know_thyself_entry(owner, minors_on_foundation: list[str], obstacle: str | N
                                  reading={"layout": "tree", "sections": sections})
 
 
-def test_a_know_thyself_reading_that_fits_the_seal_is_sealed_whole_minors_included(alice, alice_client):
+def test_a_know_thyself_reading_that_fits_the_seal_suggests_it_whole_minors_included(alice, alice_client):
     entry = know_thyself_entry(alice, ["8c"], obstacle=None)
 
     form = alice_client.get(reverse("journal:seal_new", args=[entry.pk])).context["form"]
 
-    assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3", "M12", "8c"]
+    assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3"]
+    assert form.suggested == {"M12", "8c"}
 
 
 def test_a_know_thyself_reading_too_big_for_a_seal_defaults_to_its_majors_and_obstacle(alice, alice_client):
@@ -63,7 +66,8 @@ def test_a_know_thyself_reading_too_big_for_a_seal_defaults_to_its_majors_and_ob
 
     # Seven cards, five places: the Minors resting on the Foundation stay offered, unticked.
     assert form.choices == ["M9", "M4", "M3", "M12", "8c", "4c", "Pp"]
-    assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3", "M12", "Pp"]
+    assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3"]
+    assert form.suggested == {"M12", "Pp"}
 
 
 def test_the_live_preview_is_the_renderers_svg_of_the_chosen_cards_and_words(alice_client, drawn_entry):

@@ -1,0 +1,193 @@
+"""The site's own card drawings: 78 faces and a back, as self-contained SVG.
+
+Everything is drawn as outlines (the journal's suit drawings and element triangles, and
+glyphs of the DejaVu fonts the seal renderer already ships with), so a card looks the same
+in any browser whatever fonts it has: Debian's Chromium shows no empty boxes for the
+planetary signs.  ``python manage.py build_cards`` writes them to ``static/cards/``.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from pathlib import Path
+
+from games.engine.cards import CARDS, ROMAN
+from journal.seals.fonts import metrics
+from journal.seals.geometry import Fill, Ring, Stroke
+from journal.seals.symbols import SUIT_DRAWINGS, element
+
+W, H = 100, 160  # the card's viewBox; cards are shown at 5:8
+SUIT_COLOURS = {"c": "#1f5fa8", "s": "#555b66", "p": "#a06a00", "w": "#a3321f"}
+SUIT_TINTS = {"c": "#eef4fb", "s": "#f1f2f4", "p": "#fbf5e8", "w": "#fbefec"}
+BACK = "back"
+
+
+def _n(v: float) -> str:
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _items(items, cx: float, cy: float, size: float, colour: str) -> str:
+    """The journal's unit-cell drawings ([-0.5, 0.5], y down) placed at (cx, cy), ``size`` wide."""
+    out = []
+    for item in items:
+        if isinstance(item, Ring):
+            out.append(f'<circle cx="{_n(cx + item.cx * size)}" cy="{_n(cy + item.cy * size)}" r="{_n(item.r * size)}" '
+                       f'fill="none" stroke="{colour}" stroke-width="{_n(item.width * size)}"/>')
+            continue
+        points = " ".join(f"{_n(cx + x * size)},{_n(cy + y * size)}" for x, y in item.points)
+        if isinstance(item, Fill):
+            out.append(f'<polygon points="{points}" fill="{colour}"/>')
+        elif isinstance(item, Stroke):
+            tag = "polygon" if item.closed else "polyline"
+            out.append(f'<{tag} points="{points}" fill="none" stroke="{colour}" stroke-width="{_n(item.width * size)}" '
+                       'stroke-linejoin="round" stroke-linecap="round"/>')
+    return "".join(out)
+
+
+def _text(text: str, role: str, size: float, cx: float, baseline: float, colour: str, max_width: float = W - 12) -> str:
+    """``text`` as glyph outlines, centred on ``cx``, shrunk to fit ``max_width``."""
+    font = metrics(role)
+    width = sum(font.advance(ch) for ch in text) * size
+    if width > max_width:
+        size *= max_width / width
+        width = max_width
+    scale = size / font.units_per_em
+    x = cx - width / 2
+    parts = []
+    for ch in text:
+        if ch != " ":
+            parts.append(f'<path transform="translate({_n(x)} {_n(baseline)}) scale({scale:.5g} {-scale:.5g})" '
+                         f'd="{font.svg_path(ch)}"/>')
+        x += font.advance(ch) * size
+    return f'<g fill="{colour}">{"".join(parts)}</g>'
+
+
+def _glyph(char: str, cx: float, cy: float, size: float, colour: str) -> str:
+    """One symbol glyph centred on its ink at (cx, cy), its larger side ``size``."""
+    font = metrics("symbol")
+    ink = font.ink(char)
+    em = size / max(ink.xmax - ink.xmin, ink.ymax - ink.ymin)
+    x = cx - (ink.xmin + ink.xmax) / 2 * em
+    y = cy + (ink.ymin + ink.ymax) / 2 * em
+    scale = em / font.units_per_em
+    return (f'<path fill="{colour}" transform="translate({_n(x)} {_n(y)}) scale({scale:.5g} {-scale:.5g})" '
+            f'd="{font.svg_path(char)}"/>')
+
+
+def _name_lines(name: str) -> list[str]:
+    """Long names on two lines, split at the space nearest the middle, so they stay large."""
+    if len(name) <= 11 or " " not in name:
+        return [name]
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    return [name[:cut], name[cut + 1:]]
+
+
+def _svg(title: str, body: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}">'
+            f"<title>{title}</title>{body}</svg>\n")
+
+
+def major_colour(number: int) -> tuple[str, str]:
+    """A face and an ink colour for Major ``number``: the Majors go once round the colour wheel."""
+    hue = (number / 22 + 0.72) % 1
+    face = colorsys.hls_to_rgb(hue, 0.88, 0.55)
+    ink = colorsys.hls_to_rgb(hue, 0.25, 0.6)
+    return tuple("#" + "".join(f"{round(c * 255):02x}" for c in rgb) for rgb in (face, ink))
+
+
+def major_svg(code: str) -> str:
+    card = CARDS[code]
+    face, ink = major_colour(card.number)
+    body = [f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="{face}" stroke="{ink}" stroke-width="2"/>',
+            f'<rect x="6" y="6" width="{W - 12}" height="{H - 12}" rx="5" fill="none" stroke="{ink}" stroke-width=".8"/>',
+            _text(ROMAN[card.number], "numeral", 22, W / 2, 30, ink)]
+    body.append(f'<circle cx="{W / 2}" cy="72" r="27" fill="#fff" fill-opacity=".55" stroke="{ink}" stroke-width="1.2"/>')
+    if card.shape:
+        body.append(_items(element(card.shape), W / 2, 72, 42, ink))
+    else:
+        body.append(_glyph(card.glyph, W / 2, 72, 34, ink))
+    lines = _name_lines(card.name)
+    baselines = [128] if len(lines) == 1 else [121, 139]
+    body += [_text(line, "text", 16, W / 2, y, ink, W - 16) for line, y in zip(lines, baselines)]
+    return _svg(card.name, "".join(body))
+
+
+# Pip positions on the card (x, y) for each count, as card faces have long set them.
+_PIPS = {
+    1: [(50, 80)],
+    2: [(50, 45), (50, 115)],
+    3: [(50, 40), (50, 80), (50, 120)],
+    4: [(32, 45), (68, 45), (32, 115), (68, 115)],
+    5: [(32, 45), (68, 45), (50, 80), (32, 115), (68, 115)],
+    6: [(32, 40), (68, 40), (32, 80), (68, 80), (32, 120), (68, 120)],
+    7: [(32, 40), (68, 40), (50, 60), (32, 80), (68, 80), (32, 120), (68, 120)],
+    8: [(32, 40), (68, 40), (50, 60), (32, 80), (68, 80), (50, 100), (32, 120), (68, 120)],
+    9: [(32, 36), (68, 36), (32, 65), (68, 65), (50, 80), (32, 95), (68, 95), (32, 124), (68, 124)],
+    10: [(32, 36), (68, 36), (50, 50), (32, 65), (68, 65), (32, 95), (68, 95), (50, 110), (32, 124), (68, 124)],
+}
+
+
+def _figure(rank: str, colour: str) -> str:
+    """A court card's figure: a bust whose headdress tells the rank (cap, plume, crown)."""
+    head = f'<circle cx="50" cy="50" r="11" fill="#fff" stroke="{colour}" stroke-width="2"/>'
+    body = f'<path d="M26 120 Q28 70 50 66 Q72 70 74 120 Z" fill="{colour}" fill-opacity=".22" stroke="{colour}" stroke-width="2"/>'
+    hats = {
+        "P": f'<path d="M38 44 Q50 30 62 44 Z" fill="{colour}"/>',
+        "N": f'<path d="M38 46 L38 38 Q50 30 62 38 L62 46 Z" fill="{colour}"/><path d="M60 36 Q72 22 66 16" fill="none" stroke="{colour}" stroke-width="3" stroke-linecap="round"/>',
+        "Q": f'<path d="M39 42 L41 32 L46 38 L50 29 L54 38 L59 32 L61 42 Z" fill="{colour}"/>',
+        "K": f'<path d="M37 43 L37 28 L43 35 L50 24 L57 35 L63 28 L63 43 Z" fill="{colour}"/>',
+    }
+    return body + head + hats[rank]
+
+
+def minor_svg(code: str) -> str:
+    card = CARDS[code]
+    colour, tint = SUIT_COLOURS[card.suit], SUIT_TINTS[card.suit]
+    draw = SUIT_DRAWINGS[card.suit]()
+    body = [f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="{tint}" stroke="{colour}" stroke-width="2"/>']
+    rank = card.rank
+    corner = f'{_text(rank, "numeral", 17, 13, 21, colour, 20)}{_items(draw, 13, 32, 12, colour)}'
+    body.append(corner)
+    body.append(f'<g transform="rotate(180 {W / 2} {H / 2})">{corner}</g>')
+    if rank in ("P", "N", "Q", "K"):
+        body.append(_figure(rank, colour))
+        body.append(f'<circle cx="50" cy="100" r="15" fill="{tint}" stroke="{colour}" stroke-width="1"/>')
+        body.append(_items(draw, 50, 100, 24, colour))
+    else:
+        count = card.number
+        size = 60 if count == 1 else 30 if count <= 3 else 24 if count <= 8 else 21
+        body += [_items(draw, x, y, size, colour) for x, y in _PIPS[count]]
+    return _svg(card.name, "".join(body))
+
+
+def back_svg() -> str:
+    """The back: the Tree of Life in gold on deep blue, the same turned either way up."""
+    gold = "#d9b45a"
+    spheres = [(50, 30), (30, 45), (70, 45), (30, 75), (70, 75), (50, 85), (30, 105), (70, 105), (50, 115), (50, 135)]
+    paths = [(0, 1), (0, 2), (1, 2), (1, 3), (2, 4), (3, 4), (1, 5), (2, 5), (3, 5), (4, 5), (3, 6), (4, 7), (5, 6),
+             (5, 7), (6, 7), (6, 8), (7, 8), (5, 8), (8, 9), (6, 9), (7, 9), (0, 5)]
+    lines = "".join(f'<line x1="{spheres[a][0]}" y1="{spheres[a][1]}" x2="{spheres[b][0]}" y2="{spheres[b][1]}"/>'
+                    for a, b in paths)
+    dots = "".join(f'<circle cx="{x}" cy="{y}" r="6"/>' for x, y in spheres)
+    body = (f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="#1c2454" stroke="{gold}" stroke-width="2"/>'
+            f'<rect x="7" y="7" width="{W - 14}" height="{H - 14}" rx="5" fill="none" stroke="{gold}" stroke-width="1"/>'
+            f'<g stroke="{gold}" stroke-width="1.6">{lines}</g><g fill="#1c2454" stroke="{gold}" stroke-width="1.6">{dots}</g>')
+    return _svg("A face-down card", body)
+
+
+def card_svg(code: str) -> str:
+    if code == BACK:
+        return back_svg()
+    return major_svg(code) if CARDS[code].arcana == "major" else minor_svg(code)
+
+
+def build(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for code in [*CARDS, BACK]:
+        path = folder / f"{code}.svg"
+        path.write_text(card_svg(code), encoding="utf-8")
+        written.append(path)
+    return written
