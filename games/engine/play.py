@@ -26,6 +26,7 @@ from typing import Callable, TextIO
 from . import RULES, IllegalMove, get_rules
 from . import starfield
 from .cards import DECK, label, short_name
+from .tarot_hallow import render_tarot_hallow
 from .tree import ADJACENT, CENTRAL, LAYOUT, ROOT, SPACE_NAMES, SPACES
 
 COLUMN_TITLES = ("left", "middle", "right")
@@ -368,6 +369,7 @@ RENDERERS: dict[str, Callable[[dict], list[str]]] = {
     "lovers_discourse": render_starfield,
     "warring_planets": render_starfield,
     "dream_odyssey": render_dream_odyssey,
+    "tarot_hallow": render_tarot_hallow,
 }
 
 
