@@ -467,7 +467,7 @@ class TarotHallow(Rules):
         rnd = state["round"]
         zones = {"deck": list(state["minors"]), "discard": list(state["discard"]),
                  "majors": list(state["majors"]), "fool": [state["fool"]] if state["fool"] else [],
-                 "table": [rnd["major"]] if rnd and state["phase"] == "play" else [],
+                 "table": [rnd["major"]] if rnd and state["phase"] in ("play", "place") else [],
                  "out": list(state["out"])}
         for s in range(n):
             zones[f"hand:{s}"] = list(state["hands"][s])
