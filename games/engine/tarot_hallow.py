@@ -488,7 +488,8 @@ class TarotHallow(Rules):
                 stack = reading[slot]
                 card, up = (stack[-1][0], stack[-1][1]) if stack else (None, None)
                 positions.append({"id": slot, "name": SLOT_NAMES[slot], "card": card,
-                                  "upright": up, "keyword": CARDS_KEYWORD(card) if card else None,
+                                  "upright": up, "reversed": up is False,
+                                  "keyword": CARDS_KEYWORD(card) if card else None,
                                   "score": card_score(card, up) if card else 0})
             seats.append({"seat": s, "positions": positions,
                           "cards": [p["card"] for p in positions if p["card"]],
