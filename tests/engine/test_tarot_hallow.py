@@ -200,3 +200,43 @@ def test_illegal_moves_are_refused_with_words_and_change_nothing():
 def test_describe_move_says_it_in_words():
     state = new(2, [["Ac", "3c", "4c", "5c"], ["9s", "2s", "3s", "4s"]], majors=["M4"])
     assert TH.describe_move(state, 0, {"type": "play", "card": "Ac"}) == "Play the Ace of Cups face down"
+
+
+def test_a_replay_of_courts_only_removes_the_major_and_a_court_in_a_replay_drops_out():
+    state = new(3, [["7c", "Pc", "3c", "4c"], ["7s", "Ps", "6s", "8s"], ["2w", "5w", "9w", "4w"]],
+                majors=["M13", "M1"])
+    state = round_of(state, {0: "7c", 1: "7s", 2: "2w"})
+    state = round_of(state, {0: "Pc", 1: "Ps"})
+    assert TH.zones(state)["out"] == ["M13"]
+    state2 = new(3, [["7c", "Pc", "3c", "4c"], ["7s", "5s", "6s", "8s"], ["2w", "5w", "9w", "4w"]],
+                 majors=["M13", "M1"])
+    state2 = round_of(state2, {0: "7c", 1: "7s", 2: "2w"})
+    state2 = round_of(state2, {0: "Pc", 1: "5s"})
+    assert top(state2, 1, "monster") == ("M13", True)
+
+
+def test_with_no_winner_powers_start_left_of_the_dealer_and_may_be_declined():
+    state = new(3, [["Kc", *FILL[0]], ["Ks", *FILL[1]], ["Qw", *FILL[2]]], majors=["M13"])
+    for seat, card in ((0, "M3"), (1, "M4"), (2, "M6")):
+        state = give_reading(state, seat, card)
+    state = round_of(state, {0: "Kc", 1: "Ks", 2: "Qw"})
+    assert TH.to_act(state) == [1]  # left of the dealer (seat 0)
+    state = TH.apply(state, 1, {"type": "decline"})
+    assert TH.to_act(state) == [2]
+    state = TH.apply(state, 2, {"type": "queen", "card": "M3"})
+    assert TH.to_act(state) == [0] and top(state, 0, "shadows") == ("M3", False)
+    state = TH.apply(state, 0, {"type": "king", "card": "M3"})
+    assert top(state, 0, "shadows") == ("M3", True) and TH.to_act(state) == [0, 1, 2]
+
+
+def test_every_legal_move_has_words():
+    import random
+    rnd = random.Random(5)
+    state = TH.new_game(5, 4, {})
+    while TH.to_act(state):
+        seat = rnd.choice(TH.to_act(state))
+        moves = TH.legal_moves(state, seat)
+        for move in moves:
+            words = TH.describe_move(state, seat, move)
+            assert words and "=" not in words, move
+        state = TH.apply(state, seat, rnd.choice(moves))
