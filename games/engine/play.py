@@ -418,6 +418,10 @@ def reading_lines(reading: dict) -> list[str]:
     if obstacle:
         lines.append(f"  {obstacle['name']}: {card_text(obstacle['card'])} ({obstacle['keyword']})"
                      f" - {obstacle['question']}")
+    for seat in reading.get("seats") or []:  # a reading per seat (Tarot Hallow)
+        slots = "; ".join(f"{p['name']} " + (f"{card_text(p['card'])}{' (reversed)' if p.get('reversed') else ''}"
+                                             if p["card"] else "-") for p in seat["positions"])
+        lines.append(f"  Seat {seat['seat']} ({seat['score']} points): {slots}")
     if not reading.get("positions") and reading.get("cards"):
         keywords = reading.get("keywords") or {}
         lines.append("  Cards for the seal: " + ", ".join(

@@ -100,3 +100,15 @@ def test_no_seat_of_six_ever_sees_another_hand_or_an_unrevealed_card(seed):
 
     state, _ = random_game(seed, 6, each)
     assert TH.outcome(state)
+
+
+def test_the_terminal_plays_three_seats_to_the_end():
+    import io
+
+    from games.engine.play import main
+
+    out = io.StringIO()
+    assert main(["tarot_hallow", "--players", "3", "--seed", "4", "--auto", "100000"],
+                stdin=io.StringIO(""), out=out) == 0
+    text = out.getvalue()
+    assert "Game over" in text and "Seat 2 (" in text and "Tarot Hallow - round" in text
