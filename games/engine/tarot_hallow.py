@@ -18,7 +18,7 @@ from itertools import combinations
 
 from . import register
 from .base import IllegalMove, Move, Rules, State, shuffled
-from .cards import COURTS, MAJORS, MINORS, label, short_name
+from .cards import COURTS, MAJORS, MINORS, keyword, label, short_name
 
 SLOTS = ("shadows", "magick", "monster")
 SLOT_NAMES = {"shadows": "Shadows", "magick": "Magick", "monster": "Monster"}
@@ -214,9 +214,10 @@ class TarotHallow(Rules):
             if kind != "play":
                 return "Now every seat in the contest plays one card face down."
             card = move.get("card")
-            if not isinstance(card, str) or card not in state["hands"][seat]:
-                return f"{card!r} is not a card in your hand." if not isinstance(card, str) or card not in MINOR_ORDER \
-                    else f"The {short_name(card)} is not in your hand."
+            if not isinstance(card, str) or card not in MINOR_ORDER:
+                return f"{card!r} is not a Minor Arcana card code (such as 9p or Qs)."
+            if card not in state["hands"][seat]:
+                return f"The {short_name(card)} is not in your hand."
             return "Play a card from your hand, and nothing else with it."
         if state["phase"] == "place":
             return "Place the Fool on Shadows, Magick or Monster (\"to\": \"shadows\", ...)."
@@ -489,7 +490,7 @@ class TarotHallow(Rules):
                 card, up = (stack[-1][0], stack[-1][1]) if stack else (None, None)
                 positions.append({"id": slot, "name": SLOT_NAMES[slot], "card": card,
                                   "upright": up, "reversed": up is False,
-                                  "keyword": CARDS_KEYWORD(card) if card else None,
+                                  "keyword": keyword(card) if card else None,
                                   "score": card_score(card, up) if card else 0})
             seats.append({"seat": s, "positions": positions,
                           "cards": [p["card"] for p in positions if p["card"]],
@@ -523,11 +524,6 @@ class TarotHallow(Rules):
             return (f"{kind.title()}: turn {whose} {label(move['card'])} "
                     f"{'reversed' if up else 'upright'}")
         return super().describe_move(state, seat, move)
-
-
-def CARDS_KEYWORD(code: str) -> str:
-    from .cards import keyword
-    return keyword(code)
 
 
 # --- a text drawing of the table from one seat (terminal play, turn mail) -------------------
