@@ -240,3 +240,17 @@ def test_every_legal_move_has_words():
             words = TH.describe_move(state, seat, move)
             assert words and "=" not in words, move
         state = TH.apply(state, seat, rnd.choice(moves))
+
+
+def test_a_fool_round_nobody_wins_leaves_a_draw_among_the_tied():
+    state = new(2, [["Pc", "2s", "3s", "4s"], ["9c", "Ps", "6s", "8s"]], majors=["M4"])
+    state = give_reading(state, 0, "M3")
+    state = TH.loads(TH.dumps(state))
+    state["out"] += state["majors"]
+    state["majors"] = []
+    state = round_of(state, {0: "2s", 1: "9c"})
+    assert TH.view(state, 0)["fool_round"]
+    state = round_of(state, {0: "Pc", 1: "Ps"})
+    outcome = TH.outcome(state)
+    assert outcome["result"] == "draw" and outcome["winners"] == [0, 1] and outcome["scores"] == [2, 2]
+    assert "M0" in TH.zones(state)["out"]
