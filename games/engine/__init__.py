@@ -29,5 +29,6 @@ from . import know_thyself  # noqa: E402,F401
 from . import lovers_discourse  # noqa: E402,F401
 from . import warring_planets  # noqa: E402,F401
 from . import dream_odyssey  # noqa: E402,F401
+from . import tarot_hallow  # noqa: E402,F401
 
 __all__ = ["RULES", "IllegalMove", "Rules", "get_rules", "register"]

@@ -26,6 +26,7 @@ from typing import Callable, TextIO
 from . import RULES, IllegalMove, get_rules
 from . import starfield
 from .cards import DECK, label, short_name
+from .tarot_hallow import render_tarot_hallow
 from .tree import ADJACENT, CENTRAL, LAYOUT, ROOT, SPACE_NAMES, SPACES
 
 COLUMN_TITLES = ("left", "middle", "right")
@@ -368,6 +369,7 @@ RENDERERS: dict[str, Callable[[dict], list[str]]] = {
     "lovers_discourse": render_starfield,
     "warring_planets": render_starfield,
     "dream_odyssey": render_dream_odyssey,
+    "tarot_hallow": render_tarot_hallow,
 }
 
 
@@ -416,6 +418,10 @@ def reading_lines(reading: dict) -> list[str]:
     if obstacle:
         lines.append(f"  {obstacle['name']}: {card_text(obstacle['card'])} ({obstacle['keyword']})"
                      f" - {obstacle['question']}")
+    for seat in reading.get("seats") or []:  # a reading per seat (Tarot Hallow)
+        slots = "; ".join(f"{p['name']} " + (f"{card_text(p['card'])}{' (reversed)' if p.get('reversed') else ''}"
+                                             if p["card"] else "-") for p in seat["positions"])
+        lines.append(f"  Seat {seat['seat']} ({seat['score']} points): {slots}")
     if not reading.get("positions") and reading.get("cards"):
         keywords = reading.get("keywords") or {}
         lines.append("  Cards for the seal: " + ", ".join(

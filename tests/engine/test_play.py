@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import RULES
+from games.engine import RULES, get_rules
 from games.engine.cards import CARDS, DECK, label, short_name, value
 from games.engine.play import RENDERERS, main, render_dream_odyssey, render_starfield
 from games.engine.tree import SPACE_NAMES
@@ -108,7 +108,21 @@ def hidden_cards(rules):
         return hidden
     if rules.slug == "dream_odyssey":
         return dream_hidden
+    if rules.slug == "tarot_hallow":
+        return tarot_hallow_hidden
     return starfield_support.Knowledge(rules).hidden
+
+
+def tarot_hallow_hidden(state: dict, seat: int | None) -> set[str]:
+    """Tarot Hallow hides both face-down piles, other seats' hands and their cards played
+    face down; last round's reveal was seen by all, even if a reshuffle dealt it again."""
+    zones = get_rules("tarot_hallow").zones(state)
+    hidden = set(zones["deck"]) | set(zones["majors"])
+    for other in range(state["players"]):
+        if other != seat:
+            hidden |= set(zones[f"hand:{other}"]) | set(zones[f"face_down:{other}"])
+    last = state["last_round"]
+    return hidden - {c for step in (last["steps"] if last else []) for _s, c in step}
 
 
 def without_sentences(text: str, view: dict) -> str:

@@ -19,6 +19,15 @@ def registered(slug: str) -> bool:
     return slug in RULES
 
 
+# The site seats one or two players until the lobby grows (issue 16 item 2); a game that
+# allows more (Tarot Hallow) is tested on the site at the counts it can host today.
+SITE_MAX_SEATS = 2
+
+
+def site_seat_counts(rules) -> list[int]:
+    return list(range(rules.min_players, min(rules.max_players, SITE_MAX_SEATS) + 1))
+
+
 def two_player_mode() -> str:
     """The first two-player game whose engine has landed."""
     for slug in TWO_PLAYER_MODES:

@@ -17,7 +17,7 @@ from games.engine.cards import CARDS
 from games.presenters import visible_cards
 from games.views import REGIONS
 
-from .conftest import move_forms, pick_links, play_random_moves, reload
+from .conftest import move_forms, pick_links, play_random_moves, reload, site_seat_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def seat_pages(client, game) -> dict[str, str]:
 @pytest.mark.parametrize("slug", sorted(RULES))
 def test_no_page_partial_or_log_names_a_card_the_seat_may_not_see(slug, alice, bob):
     rules = RULES[slug]
-    players = list(range(rules.min_players, rules.max_players + 1))
+    players = site_seat_counts(rules)
     clients = {}
     for user in (alice, bob):
         client = Client()
