@@ -9,3 +9,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sefirot_site.settings")
 app = Celery("sefirot_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The worker's heartbeat thread (/healthz reads it), connected to the worker's signals.
+import sefirot_site.heartbeat  # noqa: E402,F401

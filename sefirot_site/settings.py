@@ -263,8 +263,9 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 # manage.py runsite: web server processes and Celery worker processes.
 WEB_WORKERS = env_int("WEB_WORKERS", 2, minimum=1, maximum=64)
 WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, minimum=1, maximum=64)
-# How long /healthz waits for the worker to answer its ping.
-HEALTHZ_WORKER_TIMEOUT = env_int("HEALTHZ_WORKER_TIMEOUT", 5, minimum=1, maximum=60)
+# Each worker writes a heartbeat this often; /healthz calls a worker alive while its last
+# one is at most three periods old (it reads a row: no ping waits on a worker).
+WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 10, minimum=1, maximum=300)
 # Celery beat's timetable. Apps add their entries with CELERY_BEAT_SCHEDULE.update(...)
 # below, never by assigning a new dict.
 CELERY_BEAT_SCHEDULE = {

@@ -1,9 +1,11 @@
-"""/healthz: database, broker and a live worker round trip, as JSON."""
+"""/healthz: database, broker and the workers' heartbeats, as JSON; fast whatever is down."""
 
 import json
 import os
 import subprocess
 import sys
+import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -12,29 +14,54 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.worker
-def test_healthz_is_ok_when_a_worker_answers(client, celery_worker_process):
+def test_healthz_is_ok_while_a_worker_beats(client, celery_worker_process):
     response = client.get("/healthz")
 
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["status"] == "ok"
     assert body["database"]["ok"] and body["broker"]["ok"] and body["worker"]["ok"]
-    assert body["worker"]["ms"] > 0
+    assert body["worker"]["workers"] >= 1
 
 
-def test_healthz_answers_503_when_no_worker_listens(client, settings):
-    # A queue nobody consumes: the broker takes the ping, no worker answers it.
-    settings.CELERY_TASK_DEFAULT_QUEUE = "nobody-listens-here"
-    settings.HEALTHZ_WORKER_TIMEOUT = 1
+@pytest.mark.worker
+def test_a_worker_that_stops_takes_its_heartbeat_with_it(start_celery_worker, client):
+    from sefirot_site.models import WorkerHeartbeat
 
+    worker = start_celery_worker("redis" if os.environ.get("REDIS_URL") else "filesystem")
+    mine = WorkerHeartbeat.objects.filter(hostname__startswith=f"{worker.name}@")
+    assert mine.exists()  # written when it was ready, before the first period
+    worker.stop()
+    assert not mine.exists()
+
+
+def test_healthz_answers_503_fast_and_queues_nothing_when_no_worker_beats(client, settings):
+    from sefirot_site.models import WorkerHeartbeat
+    from sefirot_site.outbox.models import PendingTask
+
+    WorkerHeartbeat.objects.all().delete()
+    WorkerHeartbeat.objects.create(hostname="gone@somewhere",
+                                   seen_at=timezone_now() - timedelta(seconds=10 * settings.WORKER_HEARTBEAT_SECONDS))
+    client.get("/healthz")  # warm: the first request loads the URLconf and templates
+    started = time.perf_counter()
     response = client.get("/healthz")
+    elapsed = time.perf_counter() - started
 
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "down"
     assert body["database"]["ok"] and body["broker"]["ok"]
-    assert body["worker"]["ok"] is False
-    assert "Timeout" in body["worker"]["error"]
+    assert body["worker"]["ok"] is False and "no worker has reported for" in body["worker"]["error"]
+    # Issue 11: it tied up a web worker 5 s waiting for a ping. A generous bound (a
+    # shared CI machine), far below that.
+    assert elapsed < 1.0
+    assert not PendingTask.objects.exists()
+
+
+def timezone_now():
+    from django.utils import timezone
+
+    return timezone.now()
 
 
 def test_healthz_is_never_cached(client):
@@ -64,7 +91,7 @@ def test_healthz_answers_503_when_the_broker_is_down(client, unreachable_broker)
     assert body["status"] == "down"
     assert body["database"]["ok"] is True
     assert body["broker"]["ok"] is False and "Connection refused" in body["broker"]["error"]
-    assert body["worker"] == {"ok": False, "error": "not tried: the broker is down"}
+    assert body["worker"]["ok"] is False
 
 
 def test_healthz_answers_503_when_the_database_is_down(tmp_path):
@@ -72,7 +99,7 @@ def test_healthz_answers_503_when_the_database_is_down(tmp_path):
     script = ("import json, django; django.setup(); from django.test import Client; "
               "response = Client().get('/healthz'); print(json.dumps([response.status_code, response.json()]))")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "sefirot_site.settings", "DATA_DIR": str(tmp_path),
-           "DATABASE_URL": f"sqlite:///{tmp_path}/no/such/folder/db.sqlite3", "HEALTHZ_WORKER_TIMEOUT": "1"}
+           "DATABASE_URL": f"sqlite:///{tmp_path}/no/such/folder/db.sqlite3"}
     env.pop("REDIS_URL", None)
     result = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[2], env=env,
                             capture_output=True, text=True, timeout=120)
