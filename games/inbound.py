@@ -35,9 +35,14 @@ log = logging.getLogger(__name__)
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "To", "Cc")
 
 
+MAX_FIRST_LINE = 500  # characters: the longest move in words is a line of a few dozen
+
+
 @dataclass
 class Outcome:
-    """What became of one inbound message: ``played``, ``refused`` (answered) or ``ignored``."""
+    """What became of one inbound message: ``played``, ``refused`` (answered), ``ignored``
+    (a robot or a stranger: dropped in silence) or ``rejected`` (malformed: the mail
+    server is told to give up on it, a permanent 5xx)."""
 
     status: str
     reason: str
@@ -191,9 +196,15 @@ def handle_message(raw: bytes, *, envelope_from: str | None = None,
         return Outcome("ignored", "unreadable message")
     if not sender or "@" not in sender:
         return Outcome("ignored", "no sender")
+    if not sender.isprintable() or len(sender) > 254:
+        # A NUL or a line break in an address: no mail client writes that (and PostgreSQL
+        # refuses a NUL in a query). Refused for good, so the sending server stops trying.
+        return Outcome("rejected", "malformed sender address")
     if sender == from_address() or is_automatic(message, envelope_from):
         return Outcome("ignored", "automatic mail")
     reply = Reply(message, sender)
+    if len(reply.line) > MAX_FIRST_LINE:
+        return Outcome("rejected", "the first line is too long to be a move")
 
     target = reply_target(message, recipients)
     seat = find_seat(target[0]) if target else None

@@ -59,6 +59,8 @@ class ReplyHandler:
             log.exception("inbound mail from %s could not be handled", envelope.mail_from)
             return "451 4.3.0 Could not handle the message now; please try again later"
         log.info("inbound mail from %s: %s", envelope.mail_from, outcome)
+        if outcome.status == "rejected":
+            return f"554 5.6.0 Message refused: {outcome.reason}"
         return "250 2.0.0 Message accepted"
 
 

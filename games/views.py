@@ -126,6 +126,10 @@ def accept_challenge(request, game_id):
 
 def invitation(request, token):
     """The link of an invitation mail: accept or decline, after logging in or signing up."""
+    if not TOKEN.fullmatch(token):
+        # Not one of ours (new_token makes these characters only); PostgreSQL would also
+        # refuse a NUL in the query with a 500.
+        raise Http404("There is no such invitation.")
     seat = get_object_or_404(
         Seat.objects.select_related("game", "game__created_by"),
         invite_token=token, status=Seat.Status.INVITED, game__status=Game.Status.INVITED,
@@ -371,6 +375,32 @@ def _draws_cards(game: Game, seat: Seat, move: dict) -> bool:
     return in_decks(after) < in_decks(state)
 
 
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,100}")
+MOVE_FIELD_LIMIT = 2000  # characters; a real move is a few dozen
+
+
+def read_move_field(text: str) -> dict:
+    """The move a form posted, or ValueError. A move is a flat object of strings, whole
+    numbers and lists of them (ENGINE.md); anything else, however deep or long, is
+    refused here, before json or the engine could trip on it (a 500 before)."""
+    if len(text) > MOVE_FIELD_LIMIT:
+        raise ValueError("too long")
+    try:
+        chosen = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+    if not isinstance(chosen, dict):
+        raise ValueError("not an object")
+
+    def flat(value):
+        return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+    for value in chosen.values():
+        if not (flat(value) or isinstance(value, list) and all(flat(item) for item in value)):
+            raise ValueError("not a move's shape")
+    return chosen
+
+
 @login_required
 @require_POST
 def move(request, game_id):
@@ -378,9 +408,7 @@ def move(request, game_id):
     status, message, confirm = 200, "", None
     try:
         expected = int(request.POST.get("version", ""))
-        chosen = json.loads(request.POST.get("move", ""))
-        if not isinstance(chosen, dict):
-            raise ValueError
+        chosen = read_move_field(request.POST.get("move", ""))
     except ValueError:
         status, message = 400, "That move could not be read; please choose it again on the board."
     else:

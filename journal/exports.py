@@ -147,7 +147,26 @@ def read_import(upload) -> dict:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ImportError_(f"That is not a journal export (not valid JSON: {exc}).") from None
+    except RecursionError:
+        raise ImportError_("That is not a journal export (its JSON is nested far too deep).") from None
+    if _depth(doc) > MAX_IMPORT_DEPTH:
+        raise ImportError_("That is not a journal export (its JSON is nested far too deep).")
     return doc
+
+
+MAX_IMPORT_DEPTH = 32  # an export nests about eight deep; saving much deeper would recurse
+
+
+def _depth(value) -> int:
+    """How deep lists and objects nest, counted without recursing."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth <= MAX_IMPORT_DEPTH:
+                stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _entry_fields(i: int, data: object) -> dict:

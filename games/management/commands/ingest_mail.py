@@ -9,6 +9,7 @@ mail server keeps the message and tries again.
 
 import sys
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games.inbound import handle_message
@@ -29,9 +30,14 @@ class Command(BaseCommand):
                             help="An envelope recipient (may be given several times).")
 
     def handle(self, *args, sender, recipient, **options):
-        raw = sys.stdin.buffer.read()
+        limit = settings.INBOUND_MAX_MESSAGE_BYTES
+        raw = sys.stdin.buffer.read(limit + 1)
         if not raw.strip():
             self.stderr.write("ingest_mail: no message on standard input")
+            sys.exit(EX_DATAERR)
+        if len(raw) > limit:
+            # The same limit as the SMTP receiver's: a reply to a turn mail is a few KB.
+            self.stderr.write(f"ingest_mail: the message is larger than {limit} bytes (INBOUND_MAX_MESSAGE_BYTES)")
             sys.exit(EX_DATAERR)
         try:
             outcome = handle_message(raw, envelope_from=sender, recipients=recipient)
@@ -39,3 +45,5 @@ class Command(BaseCommand):
             self.stderr.write(f"ingest_mail: could not handle the message: {error!r}")
             sys.exit(EX_TEMPFAIL)
         self.stdout.write(str(outcome))
+        if outcome.status == "rejected":
+            sys.exit(EX_DATAERR)  # a permanent failure: the mail server bounces it
