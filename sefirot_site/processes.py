@@ -15,6 +15,12 @@ from dataclasses import dataclass
 from django.conf import settings
 
 
+# gunicorn's default access line, but the path without its query string and no Referer:
+# a game page's "?pick=<card>" names a card in the player's own hand, which has no place
+# in a server's logs.
+ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
+
+
 @dataclass(frozen=True)
 class SiteProcess:
     name: str
@@ -28,6 +34,7 @@ def site_processes(host: str, port: int, reload: bool = False) -> list[SiteProce
         "--bind", f"{host}:{port}",
         "--workers", str(settings.WEB_WORKERS),
         "--access-logfile", "-",
+        "--access-logformat", ACCESS_LOG_FORMAT,
         "--graceful-timeout", "10",
         # gunicorn's control socket lives in $HOME: two sites on one machine would clash.
         "--no-control-socket",

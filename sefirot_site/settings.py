@@ -108,6 +108,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -280,6 +281,24 @@ CELERY_BEAT_SCHEDULE["sweep-outbox"] = {"task": "sefirot_site.outbox.tasks.sweep
                                         "schedule": float(OUTBOX_SWEEP_SECONDS)}
 # Tasks always run in a worker, never inside the web request.
 CELERY_TASK_ALWAYS_EAGER = False
+
+# Content-Security-Policy (django-csp): scripts only from our own files (htmx included),
+# no eval, nothing framed or framing. Inline style attributes stay allowed: the boards
+# and mails set a few, and a style cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # --- accounts ------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

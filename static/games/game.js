@@ -27,3 +27,12 @@ document.body.addEventListener("turn-count", (event) => {
   }
   document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
 });
+
+// A chat line sent empties its box (was an hx-on attribute: htmx runs those through eval,
+// which the Content-Security-Policy forbids).
+document.body.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  if (event.detail.successful && form instanceof HTMLFormElement && form.hasAttribute("data-reset-after-send")) {
+    form.reset();
+  }
+});

@@ -84,3 +84,12 @@ def test_text_fields_and_focus_rings_are_readable_in_both_schemes(scheme):
     too_faint += [(fg, bg, round(contrast(colours[fg], colours[bg]), 2)) for fg, bg in edge_pairs
                   if contrast(colours[fg], colours[bg]) < 3]
     assert too_faint == []
+
+
+@pytest.mark.django_db
+def test_every_page_carries_a_content_security_policy_without_inline_scripts_or_eval(client, alice_client):
+    for response in (client.get("/"), client.get("/accounts/login/"), alice_client.get("/games/new/")):
+        policy = response["Content-Security-Policy"]
+        directives = {d.split()[0]: d.split()[1:] for d in policy.split(";") if d.strip()}
+        assert directives["script-src"] == ["'self'"]
+        assert directives["object-src"] == ["'none'"] and directives["frame-ancestors"] == ["'none'"]

@@ -117,6 +117,11 @@ def test_the_run_command_starts_web_worker_and_scheduler_and_stops_cleanly(site,
         time.sleep(1)
     health = json.loads(body)
     assert status == 200, health
+    # A card picked from one's hand is in the address; the access log keeps only the path.
+    get(site.url + "/accounts/login/?pick=M13&next=/games/")
+    time.sleep(0.5)
+    assert '"GET /accounts/login/ HTTP/1.1" 200' in site.log()
+    assert "pick=" not in site.log()
     assert health["worker"]["ok"] is True
     assert health["database"]["vendor"] == "sqlite"
     assert "beat: Starting..." in site.log()
