@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games.engine import cards as deck
 
-from . import readings, services
+from . import readings, seal_files, services
 from .models import Entry, Mode
 
 FORMAT_NAME = "sefirot-journal"
@@ -111,7 +111,6 @@ def entry_markdown(entry_data: dict) -> str:
 def export_zip(owner, out) -> None:
     """Write the owner's whole journal as a zip to the binary file ``out``."""
     doc = journal_document(owner)
-    folder = services.seal_dir(owner.pk)
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("journal.json", json.dumps(doc, ensure_ascii=False, indent=2))
         written: set[str] = set()
@@ -120,10 +119,10 @@ def export_zip(owner, out) -> None:
             zf.writestr(name, entry_markdown(data))
             for seal in data["seals"]:
                 for filename in seal["files"].values():
-                    path = folder / filename
-                    if filename not in written and path.is_file():
+                    stored = seal_files.key(owner.pk, filename)
+                    if filename not in written and seal_files.exists(stored):
                         # PNG, PDF and SVG are already compressed or tiny: store them as they are.
-                        zf.write(path, f"seals/{filename}", compress_type=zipfile.ZIP_STORED)
+                        zf.writestr(f"seals/{filename}", seal_files.read(stored), compress_type=zipfile.ZIP_STORED)
                         written.add(filename)
 
 
@@ -243,12 +242,16 @@ def import_document(owner, doc: object) -> dict:
     return {"added": added, "skipped": skipped, "seals": seals}
 
 
+def seal_file_key(seal, kind: str) -> str | None:
+    """The storage key of one of the seal's files, if it has been drawn and is there."""
+    stored = (seal.files or {}).get(kind)
+    return stored if stored and seal_files.exists(stored) else None
+
+
 def seal_file_path(seal, kind: str) -> Path | None:
-    relative = (seal.files or {}).get(kind)
-    if not relative:
-        return None
-    path = Path(settings.MEDIA_ROOT) / relative
-    return path if path.is_file() else None
+    """The file on local disk (local storage only; for tests and tools)."""
+    stored = seal_file_key(seal, kind)
+    return Path(seal_files.storage().path(stored)) if stored and seal_files.is_local() else None
 
 
 # --- one entry as PDF ----------------------------------------------------------------------

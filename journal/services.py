@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-import shutil
 import zoneinfo
 from pathlib import Path
 
@@ -442,22 +441,22 @@ def output_label(fmt: str, size: str) -> str:
 
 
 def seal_dir(owner_id: int) -> Path:
+    """The owner's seal folder on local disk (local storage; see journal.seal_files)."""
     return Path(settings.MEDIA_ROOT) / "seals" / f"u{owner_id}"
 
 
 def remove_orphan_seal_files(owner) -> None:
     """Delete the owner's seal files that no remaining seal points at."""
-    folder = seal_dir(owner.pk)
-    if not folder.is_dir():
-        return
+    from . import seal_files
+
     kept = {
         Path(path).name
         for files in Seal.objects.filter(entry__owner=owner).values_list("files", flat=True)
         for path in (files or {}).values()
     }
-    for path in folder.iterdir():
-        if path.is_file() and path.name not in kept:
-            path.unlink(missing_ok=True)
+    for filename in seal_files.names(owner.pk):
+        if filename not in kept and not filename.startswith(".part-"):
+            seal_files.delete(seal_files.key(owner.pk, filename))
 
 
 # --- account deletion ------------------------------------------------------------------------
@@ -465,13 +464,15 @@ def remove_orphan_seal_files(owner) -> None:
 
 def delete_journal(user) -> None:
     """A journal is personal data: everything of it goes, seal files included."""
-    folder = seal_dir(user.pk)
+    from . import seal_files
+
+    owner_id = user.pk
     with transaction.atomic():
         Entry.objects.filter(owner=user).delete()
         Tag.objects.filter(owner=user).delete()
         # Files go only once the deletion is committed (the account deletion around this
         # may still roll back).
-        transaction.on_commit(lambda: shutil.rmtree(folder, ignore_errors=True))
+        transaction.on_commit(lambda: seal_files.delete_folder(owner_id))
 
 
 def on_account_deleting(sender, user, **kwargs):

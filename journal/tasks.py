@@ -2,8 +2,8 @@
 
 The task takes a seal id and is safe to run any number of times: every file's name derives
 from the seal's input (``journal.seals.seal_filename``), a file already on disk is never
-drawn again, and each file is written to a temporary name and renamed into place, so a
-killed worker leaves no half-written file behind.  Transient trouble (a full disk, the
+drawn again, and each file is stored whole (journal.seal_files), so a killed worker leaves
+no half-written file behind.  Transient trouble (a full disk, the
 database going away) is retried a few times with growing pauses; a bad input or a last
 failed try marks the seal failed with a message the page shows beside a retry button.
 """
@@ -19,7 +19,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError, transaction
 
 from .models import Seal
-from .services import seal_dir
+from . import seal_files
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def render_seal_task(self, seal_id: int) -> int:
         if seal is None:  # deleted while queued
             return 0
         if seal.status == Seal.Status.DONE and all(
-            (seal_dir(seal.entry.owner_id) / os.path.basename(p)).is_file() for p in seal.files.values()
+            seal_files.exists(seal_files.key(seal.entry.owner_id, p)) for p in seal.files.values()
         ) and len(seal.files) == len(seal_outputs()):
             return 0
         seal.status = Seal.Status.RENDERING
@@ -71,24 +71,19 @@ def render_seal_task(self, seal_id: int) -> int:
         # runs from the outbox (sefirot_site.outbox), which retries it after a pause.
         retries = seal.attempts - 1
 
-    folder = seal_dir(owner_id)
     drawn = 0
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         for fmt, size in seal_outputs():
-            name = seal_filename(cards, words, fmt, size)
-            target = folder / name
-            if not target.is_file():
-                data = render_seal(cards, words, fmt, size)
-                fd, tmp = tempfile.mkstemp(dir=folder, prefix=".part-")
-                with os.fdopen(fd, "wb") as out:
-                    out.write(data)
-                os.replace(tmp, target)
+            # Through the storage (journal.seal_files): local disk or a shared bucket, each
+            # file written whole.
+            target = seal_files.key(owner_id, seal_filename(cards, words, fmt, size))
+            if not seal_files.exists(target):
+                seal_files.save(target, render_seal(cards, words, fmt, size))
                 drawn += 1
             # Each finished file shows on the page at once: that is the progress bar.
             with transaction.atomic():
                 seal = Seal.objects.select_for_update().get(pk=seal_id)
-                seal.files = {**seal.files, f"{fmt}-{size}": str(target.relative_to(folder.parent.parent))}
+                seal.files = {**seal.files, f"{fmt}-{size}": target}
                 seal.save(update_fields=["files", "updated"])
     except SoftTimeLimitExceeded:
         _fail(seal_id, "Rendering took too long and was stopped. Try again; if it keeps happening, use fewer or shorter words.")

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.engine import cards as deck
 
-from . import exports, forms, readings, services
+from . import seal_files, exports, forms, readings, services
 from .models import Entry, Seal
 
 CONTENT_TYPES = {"png": "image/png", "pdf": "application/pdf", "svg": "image/svg+xml"}
@@ -292,14 +292,15 @@ def seal_retry(request, pk, seal_pk):
     return redirect(seal)
 
 
-def _file_response(seal: Seal, kind: str, entry: Entry) -> FileResponse:
-    path = exports.seal_file_path(seal, kind)
-    if path is None:
+def _file_response(seal: Seal, kind: str, entry: Entry):
+    stored = exports.seal_file_key(seal, kind)
+    if stored is None:
         raise Http404("That file has not been rendered.")
     fmt, _, size = kind.partition("-")
     filename = f"seal-{entry.date}-{size}.{fmt}" if size else f"seal-{entry.date}.{fmt}"
-    response = FileResponse(path.open("rb"), as_attachment=True, filename=filename,
-                            content_type=CONTENT_TYPES.get(fmt, "application/octet-stream"))
+    # Streamed from local disk, or a redirect to a short-lived signed URL of the bucket:
+    # either way only after the access checks of the view that called this.
+    response = seal_files.download(stored, filename, CONTENT_TYPES.get(fmt, "application/octet-stream"))
     # Belt and braces for SVG: even opened directly, nothing in it may run.
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
     response["Cache-Control"] = "private, no-store"

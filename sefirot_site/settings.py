@@ -402,6 +402,30 @@ if DEBUG:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(DATA_DIR / "media")))
 MEDIA_URL = "/media/"  # never served directly: files go through owner-checking views
+# Seal files: on local disk under MEDIA_ROOT, or, with AWS_STORAGE_BUCKET_NAME set, in an
+# S3-compatible bucket (django-storages) that every web and worker node shares. The bucket
+# stays private: a download is a redirect to a URL signed for SEAL_URL_SECONDS, handed out
+# only after the journal's own access checks.
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="")
+SEAL_URL_SECONDS = env_int("SEAL_URL_SECONDS", 60, minimum=5, maximum=3600)
+if AWS_STORAGE_BUCKET_NAME:
+    SEAL_STORAGE = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": AWS_STORAGE_BUCKET_NAME,
+            "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
+            "region_name": env.str("AWS_S3_REGION_NAME", default="") or None,
+            "access_key": env.str("AWS_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env.str("AWS_SECRET_ACCESS_KEY", default="") or None,
+            "default_acl": "private",
+            "querystring_auth": True,
+            "querystring_expire": SEAL_URL_SECONDS,
+            "file_overwrite": True,
+            "signature_version": "s3v4",
+        },
+    }
+else:
+    SEAL_STORAGE = {"BACKEND": "journal.seal_files.LocalSealStorage"}  # under MEDIA_ROOT
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -409,6 +433,7 @@ STORAGES = {
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
+    "seals": SEAL_STORAGE,
 }
 
 # --- security (production) --------------------------------------------------------------
