@@ -257,6 +257,16 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+if REDIS_URL:
+    # Beat may run on every node: RedBeat keeps the schedule in Redis and lets only the
+    # holder of a lock there send tasks. The others wait for the lock; it lapses
+    # BEAT_LOCK_SECONDS after its holder died, so one of them takes over within that
+    # and one loop (the loop is short so the holder extends the lock in time).
+    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_REDBEAT_REDIS_URL = REDIS_URL
+    CELERY_REDBEAT_KEY_PREFIX = f"{CACHE_KEY_PREFIX}redbeat"
+    CELERY_REDBEAT_LOCK_TIMEOUT = env_int("BEAT_LOCK_SECONDS", 30, minimum=10, maximum=600)
+    CELERY_BEAT_MAX_LOOP_INTERVAL = 5
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Where tasks go and where workers listen; tests give each run its own queue.
