@@ -34,7 +34,7 @@ from . import scoring
 LEVELS = ("random", "greedy", "ismcts", "ismcts_deep")
 BUDGETS = {"ismcts": 150, "ismcts_deep": 400}  # iterations per move
 GREEDY_SAMPLES = 4  # determinizations the greedy level averages over
-PLAYOUT_DEPTH = 12  # random moves after the tree before the state is scored
+PLAYOUT_DEPTH = 2  # random moves after the tree before the state is scored (tuned on Warring Planets: deeper random playouts add noise)
 EXPLORATION = 0.7
 
 
@@ -174,8 +174,8 @@ def ismcts(rules, view: dict, options: list[dict], seat: int, rng: random.Random
     return best, stats
 
 
-def playout(rules, state: dict, rng: random.Random, depth: int = PLAYOUT_DEPTH) -> dict:
-    for _ in range(depth):
+def playout(rules, state: dict, rng: random.Random, depth: int | None = None) -> dict:
+    for _ in range(PLAYOUT_DEPTH if depth is None else depth):
         actors = rules.to_act(state)
         if not actors:
             break
