@@ -35,6 +35,8 @@ LEVELS = ("random", "greedy", "ismcts", "ismcts_deep")
 BUDGETS = {"ismcts": 150, "ismcts_deep": 400}  # iterations per move
 GREEDY_SAMPLES = 4  # determinizations the greedy level averages over
 PLAYOUT_DEPTH = 2  # random moves after the tree before the state is scored (tuned on Warring Planets: deeper random playouts add noise)
+# Games whose playouts should look further (measured with bench/bots.py).
+PLAYOUT_DEPTHS: dict[str, int] = {"lovers_discourse": 12}
 EXPLORATION = 0.7
 
 
@@ -175,7 +177,9 @@ def ismcts(rules, view: dict, options: list[dict], seat: int, rng: random.Random
 
 
 def playout(rules, state: dict, rng: random.Random, depth: int | None = None) -> dict:
-    for _ in range(PLAYOUT_DEPTH if depth is None else depth):
+    if depth is None:
+        depth = PLAYOUT_DEPTHS.get(rules.slug, PLAYOUT_DEPTH)
+    for _ in range(depth):
         actors = rules.to_act(state)
         if not actors:
             break

@@ -95,13 +95,18 @@ def score_lovers_discourse(rules, state: dict, seat: int) -> float:
     done = terminal(rules, state, seat)
     if done is not None:
         return done
-    total = 0.0
+    total, open_majors = 0.0, 0
     for e in state["board"].values():
         if e["resolved_by"] is not None:
             total += 10
         else:
+            open_majors += 1
             total += 3 + 5 * _progress(rules, state, e)
-    # Cards stuck in the planes are trouble later; a deck running low with much to do too.
+    # Raised Minors need an unresolved Major (or an open Gift Field) to go on, or the game
+    # is lost: keep a few Majors open and the Gift Fields free.
+    total += 4 * min(open_majors, 3)
+    total += sum(1 for f in state["gifts"] if f is None)
+    # Cards stuck in the planes are trouble later.
     total -= 0.5 * sum(len(col) for p in state["planes"] for col in p)
     return total
 
