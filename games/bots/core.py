@@ -14,8 +14,9 @@ Levels (``LEVELS``):
 
 Everything is seeded: the same view, moves, level and seed give the same move, so a bot
 game replays.  The search never sees a real state: it builds its own from the view with
-``Rules.determinize``.  A game with no determinizer yet falls back to the greedy level's
-choice by the move's own words (the first listed move it can judge), then to random.
+``Rules.determinize``.  A game with no determinizer yet (Dream Odyssey for now) gets a
+seeded random legal move at every level: adding ``games/engine/determinize_<slug>.py`` and
+a scoring function in ``scoring.py`` gives it the real levels.
 A bot never forfeits while it has another move.
 """
 
