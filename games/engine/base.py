@@ -207,6 +207,15 @@ class Rules:
                 parts.append(f"{key}={move[key]}")
         return " ".join(str(p) for p in parts)
 
+    def determinize(self, view: dict, seat: int, rng: random.Random) -> State:
+        """A full state consistent with ``view`` (what ``seat`` may know), its hidden cards
+        dealt at random by ``rng`` from the cards the seat has not seen; for the bots'
+        search.  Built from the view alone, so it cannot reveal the real hidden cards.
+        Each game's code lives in its own ``determinize_*`` module (see ``determinize.py``);
+        raises ``NotImplementedError`` for a game that has none yet."""
+        from .determinize import determinize
+        return determinize(self, view, seat, rng)
+
     # --- helpers every caller uses ------------------------------------------------------
 
     def replay(self, seed: int, players: int, options: dict | None, moves: Iterable[tuple[int, Move]],

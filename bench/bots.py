@@ -1,0 +1,141 @@
+"""Computer players: how often each bot level wins, and how long it takes per move.
+
+Run from the repository root:  .venv/bin/python bench/bots.py [--games N] [--game SLUG ...]
+                                [--level LEVEL ...] [--json]
+
+For each game and level, over N seeded games (default 200; game g uses seed g, and the bot
+takes seat 0 in even games and seat 1 in odd ones):
+
+- Warring Planets: the bot against a uniformly random player and against the greedy level
+  (opponent "random", "greedy"); a win is the bot among the winners;
+- Lovers' Discourse: a pair of bots of the level (opponent "self"); level "random" is the
+  random pair to compare with;
+- Know Thyself and Dream Odyssey: the bot alone (opponent "alone"); level "random" is the
+  random player's line.
+
+The random player picks uniformly among the legal moves but never forfeits (a player who
+forfeits at random would end most games at once).  Times are CPU seconds of this process
+per bot move (so other work on a shared machine does not skew them): median and 95th
+percentile.  ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games",
+"win_rate", "move_p50_s", "move_p95_s"}; otherwise a table, with the issue's targets
+checked: ISMCTS beats random in >= 90 % of Warring Planets games and greedy in >= 60 %, a
+bot pair wins Lovers' Discourse >= 3x as often as a random pair, a move takes <= 2 s at the
+highest level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.bots import LEVELS, choose_move  # noqa: E402
+from games.engine import get_rules  # noqa: E402
+
+BOT_LEVELS = [lv for lv in LEVELS if lv != "random"]
+TOP = BOT_LEVELS[-1]
+# game -> (opponents, levels to bench)
+PLAN = {
+    "warring_planets": (["random", "greedy"], BOT_LEVELS),
+    "lovers_discourse": (["self"], ["random"] + BOT_LEVELS),
+    "know_thyself": (["alone"], ["random"] + BOT_LEVELS),
+    "dream_odyssey": (["alone"], ["random"] + BOT_LEVELS),
+}
+
+
+def play(rules, levels: list[str], bot_seats: set[int], seed: int, times: list[float]) -> dict:
+    state = rules.new_game(seed, len(levels))
+    while rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        moves = rules.legal_moves(state, seat)
+        start = time.process_time()
+        move = choose_move(rules, rules.view(state, seat), moves, seat, levels[seat], seed=seed)
+        if seat in bot_seats:
+            times.append(time.process_time() - start)
+        state = rules.apply(state, seat, move)
+    return rules.outcome(state)
+
+
+def bench(slug: str, level: str, opponent: str, games: int) -> dict:
+    rules = get_rules(slug)
+    times: list[float] = []
+    wins = 0
+    for g in range(games):
+        if opponent in ("random", "greedy"):
+            bot = g % 2
+            levels = [opponent, opponent]
+            levels[bot] = level
+            out = play(rules, levels, {bot}, g, times)
+            wins += bot in out["winners"]
+        elif opponent == "self":
+            out = play(rules, [level, level], {0, 1}, g, times)
+            wins += out["result"] == "win"
+        else:
+            out = play(rules, [level], {0}, g, times)
+            wins += out["result"] == "win"
+    times.sort()
+    return {"game": slug, "level": level, "opponent": opponent, "games": games,
+            "win_rate": round(wins / games, 4),
+            "move_p50_s": round(statistics.median(times), 4) if times else 0.0,
+            "move_p95_s": round(times[min(len(times) - 1, int(0.95 * len(times)))], 4) if times else 0.0}
+
+
+def targets(rows: list[dict]) -> list[str]:
+    def rate(game, level, opp):
+        return next((r["win_rate"] for r in rows
+                     if (r["game"], r["level"], r["opponent"]) == (game, level, opp)), None)
+    lines = []
+    for lv in ("ismcts", "ismcts_deep"):
+        for opp, bar in (("random", 0.9), ("greedy", 0.6)):
+            got = rate("warring_planets", lv, opp)
+            if got is not None:
+                lines.append(f"Warring Planets {lv} vs {opp}: {got:.0%} (target >= {bar:.0%}) "
+                             + ("ok" if got >= bar else "MISSED"))
+        pair, rand = rate("lovers_discourse", lv, "self"), rate("lovers_discourse", "random", "self")
+        if pair is not None and rand is not None:
+            ok = pair > 0 and pair >= 3 * rand
+            lines.append(f"Lovers' Discourse {lv} pair {pair:.1%} vs random pair {rand:.1%} "
+                         f"(target >= 3x) " + ("ok" if ok else "MISSED"))
+    slow = [r for r in rows if r["level"] == TOP]
+    if slow:
+        worst = max(r["move_p95_s"] for r in slow)
+        lines.append(f"{TOP}: p95 time per move at most {worst:.2f} s (target <= 2 s) "
+                     + ("ok" if worst <= 2 else "MISSED"))
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--game", action="append", choices=sorted(PLAN))
+    parser.add_argument("--level", action="append", choices=LEVELS)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = []
+    for slug in args.game or PLAN:
+        opponents, levels = PLAN[slug]
+        for level in levels:
+            if args.level and level not in args.level:
+                continue
+            for opp in opponents:
+                row = bench(slug, level, opp, args.games)
+                rows.append(row)
+                if not args.json:
+                    print(f"{row['game']:17} {row['level']:12} vs {row['opponent']:7} "
+                          f"{row['games']:4} games  win {row['win_rate']:6.1%}  "
+                          f"move p50 {row['move_p50_s']:.3f} s  p95 {row['move_p95_s']:.3f} s",
+                          flush=True)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        for line in targets(rows):
+            print(line)
+
+
+if __name__ == "__main__":
+    main()

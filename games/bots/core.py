@@ -1,0 +1,190 @@
+"""Choosing a move for a seat from what it may know: its view and its legal moves.
+
+Levels (``LEVELS``):
+
+``random``   a uniformly random legal move (the benchmarks' yardstick)
+``greedy``   one-move look-ahead: each legal move is tried on a few determinizations of the
+             view and the one whose result scores best (``scoring``) is played
+``ismcts``, ``ismcts_deep``   single-observer information-set Monte Carlo tree search
+             (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree Search")
+             at two budgets of iterations: each iteration deals a fresh determinization of
+             the view, walks one tree shared by all of them (a move's statistics count only
+             the iterations in which it was legal: the "availability" count of the paper's
+             UCB), adds a node, plays a short random playout and scores where it stops.
+
+Everything is seeded: the same view, moves, level and seed give the same move, so a bot
+game replays.  The search never sees a real state: it builds its own from the view with
+``Rules.determinize``.  A game with no determinizer yet (Dream Odyssey for now) gets a
+seeded random legal move at every level: adding ``games/engine/determinize_<slug>.py`` and
+a scoring function in ``scoring.py`` gives it the real levels.
+A bot never forfeits while it has another move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+from dataclasses import dataclass, field
+
+from games.engine.base import IllegalMove
+
+from . import scoring
+
+LEVELS = ("random", "greedy", "ismcts", "ismcts_deep")
+BUDGETS = {"ismcts": 150, "ismcts_deep": 400}  # iterations per move
+GREEDY_SAMPLES = 4  # determinizations the greedy level averages over
+PLAYOUT_DEPTH = 2  # random moves after the tree before the state is scored (tuned on Warring Planets: deeper random playouts add noise)
+# Games whose playouts should look further (measured with bench/bots.py).
+PLAYOUT_DEPTHS: dict[str, int] = {"lovers_discourse": 12}
+EXPLORATION = 0.7
+
+
+def move_key(move: dict) -> str:
+    return json.dumps(move, sort_keys=True, separators=(",", ":"))
+
+
+def rng_for(view: dict, seat: int, seed: int, salt: str = "") -> random.Random:
+    """A generator fixed by the seed and the position (the view), so each position of a
+    seeded bot game gets its own stream and a replay gets the same ones."""
+    digest = hashlib.sha256(
+        json.dumps([seed, seat, salt, view], sort_keys=True, default=str).encode()).hexdigest()
+    return random.Random(int(digest[:16], 16))
+
+
+def playable(moves: list[dict]) -> list[dict]:
+    """The moves a bot considers: everything but forfeiting, unless that is all there is."""
+    kept = [m for m in moves if m.get("type") != "forfeit"]
+    return kept or list(moves)
+
+
+def choose_move(rules, view: dict, moves: list[dict], seat: int, level: str = "greedy",
+                seed: int = 0) -> dict:
+    """The move the bot of ``level`` plays for ``seat``, from its view and legal moves."""
+    return decide(rules, view, moves, seat, level, seed)[0]
+
+
+def decide(rules, view: dict, moves: list[dict], seat: int, level: str, seed: int):
+    """``(move, stats)``: stats maps each considered move's key to (value, visits)."""
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r}; choose from {', '.join(LEVELS)}")
+    options = playable(moves)
+    if not options:
+        raise ValueError("The bot has no legal move to choose from.")
+    rng = rng_for(view, seat, seed, level)
+    if len(options) == 1 or level == "random":
+        return rng.choice(options), {}
+    try:
+        if level == "greedy":
+            return greedy(rules, view, options, seat, rng)
+        return ismcts(rules, view, options, seat, rng, BUDGETS[level])
+    except NotImplementedError:  # no determinizer for this game yet
+        return rng.choice(options), {}
+
+
+# --- greedy ----------------------------------------------------------------------------------
+
+def greedy(rules, view: dict, options: list[dict], seat: int, rng: random.Random):
+    worlds = [rules.determinize(view, seat, rng) for _ in range(GREEDY_SAMPLES)]
+    stats = {}
+    best, best_value = options[0], -math.inf
+    for move in options:
+        total = 0.0
+        for world in worlds:
+            try:
+                total += scoring.score(rules, rules.apply(world, seat, move), seat)
+            except IllegalMove:
+                total -= scoring.WIN
+        mean = total / len(worlds)
+        stats[move_key(move)] = (mean, len(worlds))
+        # Ties go to the first listed move, with a seeded nudge so the bot does not always
+        # prefer the same card among equals.
+        mean += rng.random() * 1e-6
+        if mean > best_value:
+            best, best_value = move, mean
+    return best, stats
+
+
+def greedy_move(rules, state: dict, seat: int, rng: random.Random) -> dict:
+    """The greedy choice on a known (determinized) state: the playouts' smarter policy."""
+    options = playable(rules.legal_moves(state, seat))
+    best, best_value = options[0], -math.inf
+    for move in options:
+        v = scoring.score(rules, rules.apply(state, seat, move), seat) + rng.random() * 1e-6
+        if v > best_value:
+            best, best_value = move, v
+    return best
+
+
+# --- ISMCTS ----------------------------------------------------------------------------------
+
+@dataclass
+class Node:
+    move: dict | None = None
+    player: int | None = None  # who made the move leading here
+    visits: int = 0
+    reward: float = 0.0
+    avail: int = 1
+    children: dict[str, "Node"] = field(default_factory=dict)
+
+    def ucb(self) -> float:
+        return (self.reward / self.visits
+                + EXPLORATION * math.sqrt(math.log(self.avail) / self.visits))
+
+
+def ismcts(rules, view: dict, options: list[dict], seat: int, rng: random.Random,
+           iterations: int):
+    root = Node()
+    root_keys = {move_key(m): m for m in options}
+    players = range(max(1, len(view.get("hand_counts") or [0])))
+    for _ in range(iterations):
+        state = rules.determinize(view, seat, rng)
+        node, path = root, [root]
+        while True:
+            actors = rules.to_act(state)
+            if not actors:
+                break
+            actor = actors[0]
+            if node is root:
+                legal = dict(root_keys)
+            else:
+                legal = {move_key(m): m for m in playable(rules.legal_moves(state, actor))}
+            known = [node.children[k] for k in legal if k in node.children]
+            for child in known:
+                child.avail += 1
+            untried = [k for k in legal if k not in node.children]
+            if untried:
+                key = rng.choice(untried)
+                child = Node(legal[key], actor)
+                node.children[key] = child
+                state = rules.apply(state, actor, legal[key])
+                path.append(child)
+                break
+            node = max(known, key=Node.ucb)
+            state = rules.apply(state, actor, node.move)
+            path.append(node)
+        state = playout(rules, state, rng)
+        rewards = {p: scoring.value(rules, state, p) for p in set(players) | {seat}}
+        for n in path:
+            n.visits += 1
+            if n.player is not None:
+                n.reward += rewards.get(n.player, 0.0)
+    stats = {k: (c.reward / c.visits, c.visits) for k, c in root.children.items()}
+    best = max(options, key=lambda m: (root.children[move_key(m)].visits
+                                       if move_key(m) in root.children else -1,
+                                       stats.get(move_key(m), (0, 0))[0]))
+    return best, stats
+
+
+def playout(rules, state: dict, rng: random.Random, depth: int | None = None) -> dict:
+    if depth is None:
+        depth = PLAYOUT_DEPTHS.get(rules.slug, PLAYOUT_DEPTH)
+    for _ in range(depth):
+        actors = rules.to_act(state)
+        if not actors:
+            break
+        actor = actors[0]
+        moves = playable(rules.legal_moves(state, actor))
+        state = rules.apply(state, actor, rng.choice(moves))
+    return state

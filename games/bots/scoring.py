@@ -1,0 +1,125 @@
+"""How good a (determinized) state looks to a seat: the greedy level's one-move look-ahead
+and the value ISMCTS gives a playout it cuts short.  One function per game, registered by
+slug; a game without one gets ``generic``, which reads only the contract's ``outcome`` and
+the scores a game may put in its view.  A new game adds ``score_<slug>`` here or calls
+``register`` from a module of its own.
+
+Every function returns a number where more is better for ``seat``; ``value`` maps it to
+a reward in [0, 1], 1 for a win.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from games.engine.cards import value as card_value
+
+Scorer = Callable[[object, dict, int], float]
+SCORERS: dict[str, Scorer] = {}
+WIN = 1000.0
+
+
+def register(slug: str):
+    def wrap(fn: Scorer) -> Scorer:
+        SCORERS[slug] = fn
+        return fn
+    return wrap
+
+
+def terminal(rules, state: dict, seat: int) -> float | None:
+    out = rules.outcome(state)
+    if out is None:
+        return None
+    if seat in out["winners"]:
+        return WIN
+    if out["result"] == "draw":
+        return 0.0
+    if out["result"] == "ended":
+        scores = out.get("scores") or [0]
+        return float(scores[seat] if seat < len(scores) else 0)
+    return -WIN
+
+
+def generic(rules, state: dict, seat: int) -> float:
+    """A game's own score for the seat, less the best rival's, if the view shows scores."""
+    done = terminal(rules, state, seat)
+    if done is not None:
+        return done
+    v = rules.view(state, seat)
+    scores = v.get("scores")
+    if isinstance(scores, list) and scores:
+        rivals = [s for i, s in enumerate(scores) if i != seat]
+        return float(scores[seat] - (max(rivals) if rivals else 0))
+    return float(v.get("score") or 0)
+
+
+def score(rules, state: dict, seat: int) -> float:
+    return SCORERS.get(rules.slug, generic)(rules, state, seat)
+
+
+def value(rules, state: dict, seat: int, scale: float = 20.0) -> float:
+    """The score as a reward in [0, 1]: 1 for a win, 0 for a loss, a logistic in between."""
+    s = score(rules, state, seat)
+    if s >= WIN:
+        return 1.0
+    if s <= -WIN:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-s / scale))
+
+
+def _progress(rules, state: dict, entry: dict) -> float:
+    """How far an unresolved Major is towards resolving, 0-1."""
+    cap = rules.capacity(state, entry) or 1
+    return min(1.0, sum(map(card_value, entry["minors"])) / cap)
+
+
+@register("warring_planets")
+def score_warring_planets(rules, state: dict, seat: int) -> float:
+    done = terminal(rules, state, seat)
+    if done is not None:
+        return done
+    sc = rules.scores(state)
+    total = float(sc[seat] - sc[1 - seat])
+    for e in state["board"].values():
+        sign = 1 if e["facing"] == seat else -1
+        if "guard" in e:
+            total += sign * 0.5 * card_value(e["guard"])
+        elif e["resolved_by"] is None:
+            total += sign * (0.3 * rules.worth(state, e) * _progress(rules, state, e) + 1)
+    return total
+
+
+@register("lovers_discourse")
+def score_lovers_discourse(rules, state: dict, seat: int) -> float:
+    done = terminal(rules, state, seat)
+    if done is not None:
+        return done
+    total, open_majors = 0.0, 0
+    for e in state["board"].values():
+        if e["resolved_by"] is not None:
+            total += 10
+        else:
+            open_majors += 1
+            total += 3 + 5 * _progress(rules, state, e)
+    # Raised Minors need an unresolved Major (or an open Gift Field) to go on, or the game
+    # is lost: keep a few Majors open and the Gift Fields free.
+    total += 4 * min(open_majors, 3)
+    total += sum(1 for f in state["gifts"] if f is None)
+    # Cards stuck in the planes are trouble later.
+    total -= 0.5 * sum(len(col) for p in state["planes"] for col in p)
+    return total
+
+
+@register("know_thyself")
+def score_know_thyself(rules, state: dict, seat: int) -> float:
+    done = terminal(rules, state, seat)
+    if done is not None:
+        return done
+    total = 2.0 * rules.score(state)
+    for s, slot in state["tree"].items():
+        if not slot["resolved"]:
+            room = slot["room"]
+            total += 1.0 if room is None else max(0.0, 1.0 - room / 20)
+    total -= 0.3 * sum(len(col) for col in state["plane"])
+    return total

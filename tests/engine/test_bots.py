@@ -1,0 +1,197 @@
+"""The computer players (games/bots): they choose from a seat's view and legal moves alone,
+replay given a seed, and only ever play legal moves; Rules.determinize builds a full state
+from a view without ever using the real hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots import LEVELS, choose_move, playable
+from games.engine import get_rules
+from games.engine.base import check_zones
+from games.engine.cards import DECK
+
+WP = get_rules("warring_planets")
+LD = get_rules("lovers_discourse")
+KT = get_rules("know_thyself")
+DO = get_rules("dream_odyssey")
+GAMES = [WP, LD, KT, DO]
+
+
+def players(rules) -> int:
+    return 2 if rules.max_players >= 2 else 1
+
+
+def positions(rules, seed: int, every: int = 7, limit: int = 4):
+    """A few (state, seat) positions from a seeded random game of ``rules``."""
+    rng = random.Random(seed)
+    state = rules.new_game(seed, players(rules))
+    found, n = [], 0
+    while rules.to_act(state) and len(found) < limit:
+        seat = rules.to_act(state)[0]
+        moves = playable(rules.legal_moves(state, seat))
+        if n % every == 3 and len(moves) > 1:
+            found.append((state, seat))
+        state = rules.apply(state, seat, rng.choice(moves))
+        n += 1
+    return found
+
+
+def reshuffled(rules, state: dict, seat: int, seed: int) -> dict:
+    """The same position with every card hidden from ``seat`` dealt differently."""
+    s = rules.copy(state)
+    rng = random.Random(seed)
+    if rules in (WP, LD):
+        other = 1 - seat
+        pool = s["hands"][other] + s["deck"]
+        rng.shuffle(pool)
+        n = len(s["hands"][other])
+        s["hands"][other], s["deck"] = pool[:n], pool[n:]
+    elif rules is KT:
+        rng.shuffle(s["deck"])
+    else:  # Dream Odyssey: both face-down piles
+        rng.shuffle(s["minors"])
+        rng.shuffle(s["majors"])
+    return s
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.slug)
+def test_a_bot_cannot_peek_the_same_view_gets_the_same_move(rules):
+    checked = 0
+    for seed in (1, 2):
+        for state, seat in positions(rules, seed):
+            other = reshuffled(rules, state, seat, seed + 100)
+            assert rules.dumps(other) != rules.dumps(state) or rules is DO
+            view = rules.view(state, seat)
+            assert rules.view(other, seat) == view
+            moves = rules.legal_moves(state, seat)
+            assert rules.legal_moves(other, seat) == moves
+            for level in ("greedy", "ismcts"):
+                assert (choose_move(rules, view, moves, seat, level, seed=5)
+                        == choose_move(rules, rules.view(other, seat),
+                                       rules.legal_moves(other, seat), seat, level, seed=5))
+                checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.parametrize("rules", [WP, LD, KT], ids=lambda r: r.slug)
+def test_determinize_never_uses_the_real_hidden_cards(rules):
+    for state, seat in positions(rules, 3, every=3, limit=6):
+        other = reshuffled(rules, state, seat, 9)
+        view = rules.view(state, seat)
+        a = rules.determinize(view, seat, random.Random(42))
+        b = rules.determinize(rules.view(other, seat), seat, random.Random(42))
+        assert rules.dumps(a) == rules.dumps(b)
+        # A full, consistent state: every card once, the seat's own cards where they are.
+        check_zones(rules.zones(a), DECK)
+        mine = rules.view(a, seat)
+        for key in ("hand", "board", "tree", "plane", "planes", "waiting", "out", "deck_count"):
+            if key in view:
+                assert mine[key] == view[key], key
+        assert rules.legal_moves(a, seat) == rules.legal_moves(state, seat)
+
+
+@pytest.mark.parametrize("rules", [WP, LD, KT], ids=lambda r: r.slug)
+def test_determinizations_differ_between_generators(rules):
+    state, seat = positions(rules, 4)[0]
+    view = rules.view(state, seat)
+    dealt = {rules.dumps(rules.determinize(view, seat, random.Random(n))) for n in range(5)}
+    assert len(dealt) == 5
+
+
+def test_dream_odyssey_has_no_determinizer_yet_and_its_bot_falls_back_to_a_seeded_choice():
+    state = DO.new_game(1, 1)
+    with pytest.raises(NotImplementedError):
+        DO.determinize(DO.view(state, 0), 0, random.Random(1))
+    moves = DO.legal_moves(state, 0)
+    assert choose_move(DO, DO.view(state, 0), moves, 0, "ismcts", seed=3) in moves
+
+
+def play_out(rules, levels: list[str], seed: int) -> tuple[dict, list]:
+    state = rules.new_game(seed, len(levels))
+    record = []
+    while rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        moves = rules.legal_moves(state, seat)
+        move = choose_move(rules, rules.view(state, seat), moves, seat, levels[seat], seed=seed)
+        assert move in moves and move["type"] != "forfeit"
+        state = rules.apply(state, seat, move)  # raises IllegalMove if it were not legal
+        record.append((seat, move))
+    return state, record
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.slug)
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_bots_play_only_legal_moves_to_the_end(rules, seed):
+    levels = ["greedy", "random"] if players(rules) == 2 else ["greedy"]
+    state, _ = play_out(rules, levels, seed)
+    assert rules.outcome(state) is not None
+
+
+@pytest.mark.parametrize("rules", [WP, KT], ids=lambda r: r.slug)
+def test_a_bot_game_replays_given_its_seed(rules):
+    levels = ["ismcts", "greedy"] if players(rules) == 2 else ["greedy"]
+    first, record = play_out(rules, levels, 21)
+    again, record2 = play_out(rules, levels, 21)
+    assert record == record2 and rules.dumps(first) == rules.dumps(again)
+    replayed = rules.replay(21, len(levels), None, record)
+    assert rules.dumps(replayed) == rules.dumps(first)
+
+
+def test_the_ismcts_bot_is_deterministic_given_a_seed_and_varies_with_it():
+    state, seat = positions(WP, 6)[1]
+    view, moves = WP.view(state, seat), WP.legal_moves(state, seat)
+    assert len({str(choose_move(WP, view, moves, seat, "ismcts", seed=8)) for _ in range(2)}) == 1
+
+
+def test_it_refuses_an_unknown_level_and_an_empty_move_list():
+    state = WP.new_game(1, 2)
+    view = WP.view(state, 0)
+    with pytest.raises(ValueError, match="Unknown bot level"):
+        choose_move(WP, view, WP.legal_moves(state, 0), 0, "grandmaster")
+    with pytest.raises(ValueError, match="no legal move"):
+        choose_move(WP, view, [], 0, "greedy")
+    assert set(LEVELS) >= {"greedy", "ismcts", "ismcts_deep"}
+
+
+def test_a_bot_forfeits_only_when_nothing_else_is_legal():
+    assert playable([{"type": "forfeit"}]) == [{"type": "forfeit"}]
+    moves = WP.legal_moves(WP.new_game(1, 2), 0)
+    assert {"type": "forfeit"} in moves and {"type": "forfeit"} not in playable(moves)
+
+
+# --- hints and reviews ------------------------------------------------------------------------
+
+def test_a_hint_names_a_legal_move_in_words_and_says_why_the_same_for_the_same_view():
+    state = KT.new_game(3, 1)
+    other = reshuffled(KT, state, 0, 1)
+    from games.bots.advice import hint
+    got = hint(KT, KT.view(state, 0), KT.legal_moves(state, 0), 0, "greedy", seed=1)
+    assert got["move"] in KT.legal_moves(state, 0)
+    assert got["words"] == KT.describe_move(state, 0, got["move"])
+    assert got["why"] and "seat" not in got["why"]
+    assert hint(KT, KT.view(other, 0), KT.legal_moves(other, 0), 0, "greedy", seed=1) == got
+
+
+def test_a_hint_in_dream_odyssey_still_names_a_legal_move():
+    from games.bots.advice import hint
+    state = DO.new_game(2, 1)
+    got = hint(DO, DO.view(state, 0), DO.legal_moves(state, 0), 0, "ismcts", seed=1)
+    assert got["move"] in DO.legal_moves(state, 0) and got["why"]
+
+
+def test_a_review_marks_where_the_bot_differed_and_estimates_win_chances():
+    from games.bots.advice import review
+    state, record, rng = KT.new_game(3, 1), [], random.Random(1)
+    for _ in range(5):
+        move = rng.choice(KT.legal_moves(state, 0))
+        record.append((0, move))
+        state = KT.apply(state, 0, move)
+    rows = review(KT, 3, 1, None, record, 0, playouts=2)
+    assert [r["n"] for r in rows] == list(range(5))
+    for row, (_, move) in zip(rows, record):
+        assert row["move"] == move and 0 <= row["win_before"] <= 1 and 0 <= row["win_after"] <= 1
+        assert row["differs"] == (row["bot_move"] != move)
+    assert review(KT, 3, 1, None, record, 0, playouts=2) == rows
