@@ -218,6 +218,9 @@ def _worker_env(broker: str, smtp: SmtpCollector) -> dict[str, str]:
     env["EMAIL_BACKEND"] = "smtp"
     env["EMAIL_HOST"] = smtp.host
     env["EMAIL_PORT"] = str(smtp.port)
+    # A heartbeat a second (sefirot_site.heartbeat), so /healthz sees a worker soon after
+    # a transactional test's flush wiped its row.
+    env["WORKER_HEARTBEAT_SECONDS"] = "1"
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     if broker == "redis":
         env["REDIS_URL"] = TEST_REDIS_URL

@@ -12,9 +12,12 @@ from games.models import Game
 
 
 def two_player_game(alice, bob, mode="warring_planets", **kwargs) -> Game:
-    """A game alice started and bob accepted, seat 0 alice, seat 1 bob."""
-    game = services.start_game(alice, mode, {}, opponent=bob, seed=kwargs.pop("seed", 11), **kwargs)
-    services.accept_invitation(game.pk, bob)
+    """A game alice started and bob took, seat 0 alice, seat 1 bob.
+
+    Posted as an open challenge that bob accepts, so no invitation mail is on its way to
+    race the turn mails these tests wait for (a worker may send it before bob accepts)."""
+    game = services.start_game(alice, mode, {}, open_challenge=True, seed=kwargs.pop("seed", 11), **kwargs)
+    services.accept_challenge(game.pk, bob)
     return Game.objects.get(pk=game.pk)
 
 
