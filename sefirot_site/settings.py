@@ -286,6 +286,9 @@ CELERY_BEAT_SCHEDULE = {
 # The outbox (sefirot_site.outbox): a pending task whose publish was lost is published
 # again by the sweep once this many seconds passed; the sweep runs this often.
 OUTBOX_LEASE_SECONDS = env_int("OUTBOX_LEASE_SECONDS", 120, minimum=5, maximum=3600)
+# How long a worker's claim on a pending task holds: a worker killed mid-task leaves its
+# claim, and the sweep hands the task on once it lapsed. At least the task time limit.
+OUTBOX_CLAIM_SECONDS = env_int("OUTBOX_CLAIM_SECONDS", 150, minimum=5, maximum=3600)
 OUTBOX_SWEEP_SECONDS = env_int("OUTBOX_SWEEP_SECONDS", 60, minimum=5, maximum=3600)
 CELERY_BEAT_SCHEDULE["sweep-outbox"] = {"task": "sefirot_site.outbox.tasks.sweep_outbox",
                                         "schedule": float(OUTBOX_SWEEP_SECONDS)}

@@ -37,7 +37,7 @@ def run_pending(pending_id: int) -> str:
     now = timezone.now()
     open_rows = PendingTask.objects.filter(pk=pending_id, done_at__isnull=True, failed_at__isnull=True)
     claimed = open_rows.filter(Q(running_until__isnull=True) | Q(running_until__lt=now)).update(
-        running_until=now + timedelta(seconds=RUN_LIMIT_SECONDS), attempts=F("attempts") + 1)
+        running_until=now + timedelta(seconds=settings.OUTBOX_CLAIM_SECONDS), attempts=F("attempts") + 1)
     if not claimed:
         return "nothing to do"
     row = PendingTask.objects.get(pk=pending_id)
