@@ -5,10 +5,12 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from games.catalogue import modes
+from games.computer import DEFAULT_LEVEL, LEVELS
 from games.models import ChatMessage, Game, Note
 
 OPPONENTS = [
     ("solo", "Nobody: I play alone"),
+    ("computer", "The computer: against it, or as my partner"),
     ("user", "A player of this site, by name"),
     ("email", "Someone by email address"),
     ("open", "Anyone: post an open challenge in the lobby"),
@@ -21,6 +23,9 @@ class NewGameForm(forms.Form):
     variants = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple,
                                          help_text="Leave all unticked for the standard rules.")
     opponent = forms.ChoiceField(choices=OPPONENTS, initial="solo", widget=forms.RadioSelect)
+    computer_level = forms.ChoiceField(
+        choices=[(level, f"{name}, {words}") for level, (name, words) in LEVELS.items()],
+        initial=DEFAULT_LEVEL, required=False, label="Computer player")
     username = forms.CharField(required=False, max_length=150, label="Player's user name")
     email = forms.EmailField(required=False, label="Their email address")
     time_control = forms.TypedChoiceField(choices=CLOCKS, required=False, coerce=int, empty_value=None,
@@ -67,6 +72,10 @@ class NewGameForm(forms.Form):
                 elif self.user is not None and found.pk == self.user.pk:
                     self.add_error("username", "You cannot invite yourself.")
                 data["opponent_user"] = found
+        if opponent == "computer":
+            from games.computer import computer_player
+
+            data["opponent_user"] = computer_player(data.get("computer_level") or DEFAULT_LEVEL)
         if opponent == "email" and not data.get("email"):
             self.add_error("email", "Which address should the invitation go to?")
         return data

@@ -111,8 +111,11 @@ def _locked(game_id: int) -> Game:
 
 
 def next_deadline(game: Game, now=None):
-    """When the seats to act run out of time, counted from ``now``; None without a clock."""
+    """When the seats to act run out of time, counted from ``now``; None without a clock,
+    or while only computer players are to act (a computer never runs out of time)."""
     if game.time_control is None:
+        return None
+    if game.to_act and not Seat.objects.filter(game=game, index__in=game.to_act, user__computer_level="").exists():
         return None
     return (now or timezone.now()) + timedelta(days=game.time_control)
 
@@ -138,6 +141,7 @@ def _send_on_commit(signal, **kwargs) -> None:
 
 _BEFORE_COMMIT = {
     signals.turn_changed: signals.turn_changed_before_commit,
+    signals.move_applied: signals.move_applied_before_commit,
     signals.game_finished: signals.game_finished_before_commit,
     signals.seat_invited: signals.seat_invited_before_commit,
 }
@@ -212,6 +216,11 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
             Seat.objects.create(game=game, index=other_seat, status=Seat.Status.OPEN)
             game.status = Game.Status.OPEN
             game.save(update_fields=["status"])
+            return game
+        if opponent is not None and opponent.is_computer:
+            # A computer player takes its seat at once: nobody to invite or to wait for.
+            Seat.objects.create(game=game, index=other_seat, user=opponent, status=Seat.Status.JOINED, joined_at=now)
+            _activate(game, now)
             return game
         seat = Seat.objects.create(
             game=game, index=other_seat, user=opponent, invited_email=invite_email if opponent is None else "",
@@ -454,8 +463,8 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
         record = Move.objects.create(
             game=game, number=game.version, seat=seat.index, move=move, description=description[:300]
         )
-        _send_on_commit(signals.move_applied, game_id=game.pk, version=game.version,
-                        seat=seat.index, to_act=list(to_act))
+        _announce(signals.move_applied, game_id=game.pk, version=game.version,
+                  seat=seat.index, to_act=list(to_act))
         if outcome is not None:
             _announce_finished(game)
         if outcome is None and sorted(to_act) != sorted(to_act_before):

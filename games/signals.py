@@ -22,5 +22,6 @@ seat_invited = Signal()
 # it commits, or rolls back, together with its cause and is never lost in between. They
 # do no I/O and must not break the transaction (wrap risky work in a savepoint).
 turn_changed_before_commit = Signal()
+move_applied_before_commit = Signal()
 game_finished_before_commit = Signal()
 seat_invited_before_commit = Signal()

@@ -88,7 +88,7 @@ def new_game(request):
         try:
             game = services.start_game(
                 request.user, data["mode"], form.game_options(),
-                opponent=data.get("opponent_user") if data["opponent"] == "user" else None,
+                opponent=data.get("opponent_user") if data["opponent"] in ("user", "computer") else None,
                 invite_email=data["email"] if data["opponent"] == "email" else "",
                 open_challenge=data["opponent"] == "open",
                 time_control=data.get("time_control"),
@@ -275,6 +275,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
             turn = "Your turn (the other player is asked to act too)."
         elif my_turn:
             turn = "Your turn."
+        elif all(s.user is not None and s.user.is_computer for s in seats if s.index in to_act):
+            # Its move is on its way from a worker; the page's polling brings it.
+            turn = " and ".join(s.player_name for s in seats if s.index in to_act) + " is thinking…"
         else:
             turn = "Waiting for " + " and ".join(s.player_name for s in seats if s.index in to_act) + "."
     elif game.status == Game.Status.OPEN:

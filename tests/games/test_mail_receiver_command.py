@@ -61,7 +61,8 @@ def receiver_process(smtp_server):
 @pytest.mark.django_db(transaction=True)
 def test_the_receiver_command_plays_a_reply_and_stops_on_sigterm(receiver_process, smtp_server, alice):
     game = solo_game(alice)
-    assert deliver_turn_mail(game.seats.get().pk, game.version) == "sent"
+    # A worker of the session may have sent it from the outbox already: either way, once.
+    assert deliver_turn_mail(game.seats.get().pk, game.version) in ("sent", "already sent")
     turn = smtp_server.wait_for("alice@example.com")
     move = game.rules.legal_moves(game.load_state(), 0)[1]
 

@@ -278,7 +278,8 @@ def manage(args: list[str], stdin: bytes, smtp_server) -> subprocess.CompletedPr
 @pytest.mark.django_db(transaction=True)
 def test_ingest_mail_plays_a_reply_piped_to_it(smtp_server, alice):
     game = solo_game(alice)
-    assert deliver_turn_mail(seat(game).pk, game.version) == "sent"
+    # A worker of the session may have sent it from the outbox already: either way, once.
+    assert deliver_turn_mail(seat(game).pk, game.version) in ("sent", "already sent")
     turn = smtp_server.wait_for("alice@example.com")
     move = game.rules.legal_moves(game.load_state(), 0)[2]
     raw = reply(reply_address_of(turn), "3", sender="Alice <alice@example.com>", quoting=turn).as_bytes()
