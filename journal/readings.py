@@ -23,6 +23,8 @@ before it is stored, so templates and the statistics can trust the shape.
 
 from __future__ import annotations
 
+import re
+
 import random
 import secrets
 from dataclasses import dataclass
@@ -444,13 +446,64 @@ GAME_LAYOUTS = {
 }
 
 
-def from_game(mode: str, rules, state: dict, seat: int) -> dict:
-    """Lay a finished game's ``rules.reading(state)`` out for the journal of one seat."""
+def from_game(mode: str, rules, state: dict, seat: int, *, names: dict[int, str] | None = None,
+              reason: str | None = None) -> dict:
+    """Lay a finished game's ``rules.reading(state)`` out for the journal of one seat.
+
+    The summary is that seat's own: "You won" or "You lost", the end's reason as the
+    game page words it (``reason``, players named), and the scores by name (``names``,
+    seat index to name; the seat itself is "you")."""
     adapter = GAME_LAYOUTS.get(mode, _generic)
-    return clean_reading(adapter(rules.reading(state), rules.outcome(state)))
+    outcome = rules.outcome(state)
+    layout = adapter(rules.reading(state), outcome)
+    if outcome:
+        layout["summary"] = seat_summary(outcome, seat, names or {}, reason)
+    return clean_reading(layout)
+
+
+def seat_result(outcome: dict | None, seat: int) -> str:
+    """"won", "lost", "drawn" or "ended" for one seat: the outcome's own ``result`` is the
+    game's ("win" for both players of a game one of them won), its winners say whose."""
+    if not outcome:
+        return "finished"
+    winners = outcome.get("winners") or []
+    if seat in winners:
+        return "won"
+    if winners or outcome.get("result") == "loss":
+        return "lost"
+    return "drawn" if outcome.get("result") == "draw" else "ended"
+
+
+def seat_summary(outcome: dict, seat: int, names: dict[int, str], reason: str | None) -> str:
+    result = seat_result(outcome, seat)
+    together = len(outcome.get("winners") or []) > 1
+    text = {"won": "You won together" if together else "You won", "lost": "You lost",
+            "drawn": "A draw", "ended": "The game ended"}.get(result, "The game ended")
+    reason = reason if reason is not None else _named(outcome.get("reason") or "", seat, names)
+    if reason:
+        text += f": {reason.rstrip('.')}."
+    else:
+        text += "."
+    scores = outcome.get("scores") or []
+    if len(scores) == 1:
+        text += f" Your score: {scores[0]}."
+    elif scores:
+        named = [f"{'you' if i == seat else names.get(i, 'the other player')} {score}" for i, score in enumerate(scores)]
+        text += f" Scores: {', '.join(named)}."
+    return text
+
+
+def _named(text: str, seat: int, names: dict[int, str]) -> str:
+    """The engine's "Seat 0 ... Seat 1" in players' names, "you" for the reader."""
+    def name(match):
+        index = int(match.group(1))
+        word = "you" if index == seat else names.get(index, "the other player")
+        at_start = match.start() == 0 or text[:match.start()].rstrip().endswith((".", "!", "?"))
+        return word[:1].upper() + word[1:] if at_start else word
+
+    return re.sub(r"\b(You|you) wins\b", r"\1 win", re.sub(r"\b[Ss]eat (\d+)\b", name, text))
 
 
 def game_title(rules, state: dict, seat: int) -> str:
-    outcome = rules.outcome(state) or {}
-    result = {"win": "won", "loss": "lost", "draw": "drawn", "ended": "ended"}.get(outcome.get("result"), "finished")
-    return f"{rules.title}, {result}"
+    """The entry's title, with the result as it was for this seat ("Warring Planets, lost")."""
+    return f"{rules.title}, {seat_result(rules.outcome(state), seat)}"

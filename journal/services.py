@@ -167,8 +167,11 @@ def entries_from_game(game_id: int) -> list[Entry]:
         return []
     state = game.load_state()
     made = []
-    for seat in game.seats.filter(user__isnull=False).select_related("user"):
-        reading = readings.from_game(game.mode, game.rules, state, seat.index)
+    seats = list(game.seats.select_related("user"))
+    names = {s.index: s.player_name for s in seats}
+    for seat in (s for s in seats if s.user_id is not None and not s.user.is_computer):
+        reading = readings.from_game(game.mode, game.rules, state, seat.index, names=names,
+                                     reason=game.end_reason or None)
         with transaction.atomic():
             existing = Entry.objects.filter(owner=seat.user, source_game=game).first()
             if existing is not None:

@@ -480,8 +480,27 @@ class KnowThyself(Rules):
         return {"result": result["result"], "winners": [0] if result["result"] == "win" else [],
                 "scores": [result["score"]], "reason": result["reason"]}
 
+    def _reading_draws(self, state: State) -> dict[str, tuple[str, str]]:
+        """Once the game is over, the Majors the reading lays on the empty central Sefira
+        (space -> (card, "hand" or "deck")): from the hand first, then from the deck."""
+        if state["phase"] != "over":
+            return {}
+        obstacle = (state["result"] or {}).get("obstacle")
+        spare = [(c, "hand") for c in state["hand"] if c[0] == "M" and c != obstacle]
+        spare += [(c, "deck") for c in state["deck"] if c[0] == "M" and c != obstacle]
+        drawn = {}
+        for space in CENTRAL:
+            if not state["tree"].get(space) and spare:
+                drawn[space] = spare.pop(0)
+        return drawn
+
     def zones(self, state: State) -> dict[str, list[str]]:
-        zones = {"deck": list(state["deck"]), "hand:0": list(state["hand"])}
+        # The reading's Majors drawn at the end are in the reading, no longer in the deck or
+        # the hand: the contract's zones say where every card is.
+        read = {card for card, _ in self._reading_draws(state).values()}
+        zones = {"deck": [c for c in state["deck"] if c not in read],
+                 "hand:0": [c for c in state["hand"] if c not in read]}
+        zones["reading"] = [card for card, _ in self._reading_draws(state).values()]
         for c, col in enumerate(state["plane"]):
             zones[f"plane:0:column:{c}"] = list(col)
         for s in SPACES:
@@ -605,10 +624,7 @@ class KnowThyself(Rules):
         over = state["phase"] == "over"
         result = state["result"] or {}
         obstacle = result.get("obstacle")
-        spare: list[tuple[str, str]] = []
-        if over:
-            spare = [(c, "hand") for c in state["hand"] if c[0] == "M" and c != obstacle]
-            spare += [(c, "deck") for c in state["deck"] if c[0] == "M" and c != obstacle]
+        drawn = self._reading_draws(state)
         positions = []
         for space in CENTRAL:
             slot = state["tree"].get(space)
@@ -619,8 +635,8 @@ class KnowThyself(Rules):
             if slot:
                 entry.update(major=slot["major"], source="tree", minors=list(slot["minors"]),
                              resolved=self.is_resolved(state, space))
-            elif spare:
-                card, source = spare.pop(0)
+            elif space in drawn:
+                card, source = drawn[space]
                 entry.update(major=card, source=source)
             if entry["major"]:
                 entry["keyword"] = CARDS[entry["major"]].keyword

@@ -161,3 +161,25 @@ def test_the_reading_grows_while_playing():
 def test_every_card_of_a_reading_is_a_real_card():
     state = place(almost_won(), "10s", "understanding")
     assert set(KT.reading(state)["cards"]) <= set(DECK)
+
+
+def test_the_majors_the_reading_draws_at_the_end_are_in_the_reading_zone_not_the_deck():
+    import random
+
+    from games.engine import get_rules
+    from games.engine.base import check_zones
+    from games.engine.cards import CARDS
+
+    rules = get_rules("know_thyself")
+    checked = 0
+    for seed in range(60):
+        state, choose = rules.new_game(seed, 1, {"variant": "standard"}), random.Random(seed)
+        while rules.outcome(state) is None:
+            state = rules.apply(state, 0, choose.choice(rules.legal_moves(state, 0)))
+        drawn = [p["major"] for p in rules.reading(state)["positions"] if p["source"] in ("hand", "deck")]
+        zones = rules.zones(state)
+        check_zones(zones, CARDS)
+        assert sorted(zones["reading"]) == sorted(drawn)
+        assert not set(drawn) & (set(zones["deck"]) | set(zones["hand:0"]))
+        checked += bool(drawn)
+    assert checked, "no seeded game drew a Major for its reading"

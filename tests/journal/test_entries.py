@@ -398,3 +398,31 @@ def test_a_lovers_discourse_game_leaves_an_entry_for_both_partners(alice, bob, d
     assert (alices.source_seat, bobs.source_seat) == (0, 1)
     cards, words = services.default_seal_input(alices)
     assert 2 <= len(cards) <= 5 and words == [deck.keyword(c) for c in cards]
+
+
+@pytest.mark.django_db
+def test_each_players_entry_says_their_own_result_and_names_the_players(alice, bob, alice_client, bob_client,
+                                                                        django_capture_on_commit_callbacks):
+    import io
+    import zipfile
+
+    from django.urls import reverse
+
+    from games import services as games
+
+    game = games.start_game(alice, "warring_planets", {}, opponent=bob, seed=4)
+    games.accept_invitation(game.pk, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        games.resign(game.pk, bob)
+
+    won = Entry.objects.get(owner=alice, source_game=game)
+    lost = Entry.objects.get(owner=bob, source_game=game)
+    assert won.title == "Warring Planets, won" and lost.title == "Warring Planets, lost"
+    assert won.reading["summary"].startswith("You won") and lost.reading["summary"].startswith("You lost")
+    for entry in (won, lost):
+        assert "seat" not in entry.reading["summary"].lower()
+        assert "Bob" in entry.reading["summary"] or "Alice" in entry.reading["summary"]
+    assert "Warring Planets, lost" in bob_client.get(reverse("journal:list")).content.decode()
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(bob_client.get(reverse("journal:export")).streaming_content)))
+    assert any("lost" in name for name in archive.namelist() if name.startswith("entries/"))
+    assert not any("won" in name for name in archive.namelist() if name.startswith("entries/"))

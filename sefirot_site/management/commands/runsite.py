@@ -138,6 +138,10 @@ class Command(BaseCommand):
             raise CommandError(f"--host {host} is reachable from other machines, and DEBUG is on. "
                                "Run with DEBUG=off (and the production settings) to serve a network, "
                                "or bind 127.0.0.1.")
+        if settings.DEBUG and "SITE_URL" not in os.environ:
+            # In development the links in mail point at this very server, whatever port it
+            # was started on (the children read the setting from the environment).
+            os.environ["SITE_URL"] = settings.SITE_URL = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
         if migrate:
             call_command("migrate", interactive=False, verbosity=options["verbosity"])
         if not settings.DEBUG:
