@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from celery import shared_task
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
@@ -21,6 +22,7 @@ from games import clock, services
 from games.mail import day_given_mail, digest_mail, game_over_mail, reminder_mail, turn_mail
 from games.mail_models import DigestSent, SeatMailSent
 from games.models import Game, GameEvent, Seat
+from sefirot_site.outbox import enqueue
 
 User = get_user_model()
 
@@ -55,6 +57,12 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
             return "seat not joined"
         if not answer and seat.user.turn_mail != User.TurnMail.EACH_TURN:
             return f"preference is {seat.user.turn_mail}"
+        if not answer and _is_looking(seat):
+            # The player has the game open right now (its page polls): a mail would only
+            # repeat what the page shows. Asked again later; sent then if they left
+            # without playing (the turn played meanwhile drops it above).
+            enqueue(send_turn_mail, seat_id, version, delay=settings.TURN_MAIL_LOOKING_SECONDS)
+            return "the player is looking at the game"
         if not answer and _earlier_mail_fits(seat, version):
             # Asked again only because another seat asked at the same time moved: the mail
             # the player has is still good (services.still_current), so a second one would
@@ -75,6 +83,11 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
         except OSError as error:
             return f"failed: {error}"
     return "sent"
+
+
+def _is_looking(seat: Seat) -> bool:
+    return seat.seen_at is not None and (
+        timezone.now() - seat.seen_at).total_seconds() < settings.TURN_MAIL_LOOKING_SECONDS
 
 
 def _earlier_mail_fits(seat: Seat, version: int) -> bool:

@@ -148,6 +148,9 @@ class Seat(models.Model):
     # with a clock, off otherwise.
     confirm_moves = models.BooleanField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # When the player's game page last asked for news (its polling): a turn mail waits while
+    # they are looking at the game (games.mail_tasks).
+    seen_at = models.DateTimeField(null=True, blank=True)
     # Set when the invitation mail went out, so a retried task never mails twice.
     invitation_mailed_at = models.DateTimeField(null=True, blank=True)
 

@@ -342,6 +342,7 @@ def game_page(request, game_id):
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
         raise Http404("No such game.")
+    mark_seen(seat)
     pick = request.GET.get("pick", request.GET.get("picked"))  # a click wins over the page's memory
     context = game_context(request, game, seat, pick=None if pick in ("", "none") else pick)
     if request.htmx:
@@ -349,11 +350,21 @@ def game_page(request, game_id):
     return render(request, "games/game.html", context)
 
 
+def mark_seen(seat: Seat) -> None:
+    """The player is looking at the game now (games.mail_tasks holds turn mail meanwhile);
+    written at most every ten seconds, so polling costs no write most of the time."""
+    now = timezone.now()
+    if seat.seen_at is None or (now - seat.seen_at).total_seconds() > 10:
+        Seat.objects.filter(pk=seat.pk).update(seen_at=now)
+        seat.seen_at = now
+
+
 @login_required
 @require_GET
 def version(request, game_id):
     """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
-    game, _ = get_game_for(request, game_id)
+    game, seat = get_game_for(request, game_id)
+    mark_seen(seat)
     if request.GET.get("v") != poll_stamp(game):
         response = HttpResponse(status=200)
         response["HX-Trigger"] = "game-changed"  # the page fetches its regions, and the count with them

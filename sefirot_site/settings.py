@@ -389,6 +389,9 @@ INBOUND_SMTP_PORT = env_int("INBOUND_SMTP_PORT", 8025, minimum=1, maximum=65535)
 INBOUND_MAX_MESSAGE_BYTES = env_int("INBOUND_MAX_MESSAGE_BYTES", 1_000_000, minimum=10_000)
 # Daily digests go out once a day, at the first scheduler run after this hour of each
 # player's own time zone.
+# A turn mail waits while the player's page of that game asked for news within this many
+# seconds (they are looking at it); it goes once they left without playing.
+TURN_MAIL_LOOKING_SECONDS = env_int("TURN_MAIL_LOOKING_SECONDS", 45, minimum=5, maximum=3600)
 TURN_MAIL_DIGEST_HOUR = env_int("TURN_MAIL_DIGEST_HOUR", 7, minimum=0, maximum=23)
 # Vacation: days a player may pause their clocks per calendar year (a started day counts).
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 21, minimum=0, maximum=366)

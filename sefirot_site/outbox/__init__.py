@@ -15,7 +15,7 @@ had it); each attempt that raises is retried with growing pauses, ``MAX_ATTEMPTS
 default_app_config = "sefirot_site.outbox.apps.OutboxConfig"
 
 
-def enqueue(task, *args):
+def enqueue(task, *args, delay: float = 0):
     from .queue import enqueue as _enqueue
 
-    return _enqueue(task, *args)
+    return _enqueue(task, *args, delay=delay)

@@ -18,10 +18,14 @@ def task_name(task) -> str:
     return task if isinstance(task, str) else task.name
 
 
-def enqueue(task, *args) -> PendingTask:
+def enqueue(task, *args, delay: float = 0) -> PendingTask:
     """Record ``task(*args)`` as still to do, in the caller's transaction, and publish it
-    once that transaction commits. Arguments must be JSON (ids, numbers, strings)."""
+    once that transaction commits (with ``delay``, the sweep publishes it once that many
+    seconds passed). Arguments must be JSON (ids, numbers, strings)."""
     now = timezone.now()
+    if delay:
+        return PendingTask.objects.create(task=task_name(task), args=list(args),
+                                          due_at=now + timedelta(seconds=delay))
     row = PendingTask.objects.create(
         task=task_name(task), args=list(args),
         # If the publish after commit is lost (broker down, process killed), the sweep

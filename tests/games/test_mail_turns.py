@@ -24,7 +24,7 @@ from games.mail import digest_mail, turn_mail
 from games.mail_models import DigestSent
 from games.mail_tasks import deliver_turn_mail, send_daily_digests, send_game_over_mail, send_turn_mail
 from games.mail_views import sent_mail
-from games.models import Game
+from games.models import Game, Seat
 from games.presenters import visible_cards
 from tests.conftest import database_url
 
@@ -398,3 +398,28 @@ def test_a_password_reset_link_cannot_be_read_from_the_mailbox_by_anyone_else(
     for mail in sent_mail():
         assert client.get(reverse("mail:mailbox_reply", args=[mail.key])).status_code == 404
         assert outsider_client.get(reverse("mail:mailbox_reply", args=[mail.key])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_turn_mail_waits_while_the_player_looks_at_the_game_and_goes_once_they_left(
+        smtp_server, alice, alice_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from sefirot_site.outbox.models import PendingTask
+    from sefirot_site.outbox.tasks import run_pending
+
+    game = solo_game(alice)
+    PendingTask.objects.all().delete()
+    assert alice_client.get(reverse("games:version", args=[game.pk]), {"v": "x"}).status_code in (200, 204)
+
+    assert deliver_turn_mail(seat(game).pk, game.version) == "the player is looking at the game"
+    assert smtp_server.messages_to("alice@example.com") == []
+    later = PendingTask.objects.get(task="games.send_turn_mail")
+    assert later.due_at > timezone.now() + timedelta(seconds=30)  # asked again later, by the sweep
+
+    # She closed the page without playing: the next look finds her gone, and mails.
+    Seat.objects.filter(pk=seat(game).pk).update(seen_at=timezone.now() - timedelta(minutes=5))
+    assert run_pending(later.pk) == "sent"
+    assert len(smtp_server.messages_to("alice@example.com")) == 1
