@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from games.engine import cards as card_data
+from games.engine.words import for_reader, log_sentence
 from games.engine.play import RENDERERS
 from games.models import Game, GameEvent, Seat
 
@@ -126,22 +127,10 @@ def _entry(label: str, value: object, game: str) -> Entry:
 
 def _event(item: object, game: str, names: dict[int, str]) -> str:
     """One line of a view's log: a sentence already, or an event dict said in one line."""
+    reader = next((index for index, name in names.items() if name == "you"), None)
     if not isinstance(item, dict):
-        return _scalar(item, game)
-    who = names.get(item["seat"], f"seat {item['seat']}") if isinstance(item.get("seat"), int) else ""
-    what = _scalar(item.get("event") or item.get("type") or "", game)
-    details = []
-    for key, value in item.items():
-        if key in ("n", "seat", "event", "type"):
-            continue
-        if key == "column" and isinstance(value, int):
-            details.append(f"column {value + 1}")  # counted from 1, as the moves say it
-        elif isinstance(value, list):
-            details.append(f"{humanize(key).lower()} " + ", ".join(_scalar(v, game) for v in value))
-        elif not isinstance(value, dict):
-            details.append(f"{humanize(key).lower()} {_scalar(value, game)}")
-    line = " ".join(part for part in (who, what) if part)
-    return line + (": " + "; ".join(details) if details else "")
+        return for_reader(_scalar(item, game), reader, names)
+    return for_reader(log_sentence(item, reader), reader, names)
 
 
 def board_entries(view: dict, game: str, names: dict[int, str] | None = None) -> list[Entry]:
@@ -166,9 +155,6 @@ def board_entries(view: dict, game: str, names: dict[int, str] | None = None) ->
     return entries
 
 
-SEAT_WORDS = re.compile(r"\b[Ss]eat (\d+)\b")
-
-
 def board_drawing(view: dict, game: str, names: dict[int, str]) -> str:
     """The board drawn in text from the seat's view, as the terminal player draws it, with
     players named instead of numbered; "" for a game that has no drawing.
@@ -185,7 +171,7 @@ def board_drawing(view: dict, game: str, names: dict[int, str]) -> str:
         at = lines.index(prompt)
         del lines[at - 1 if at and not lines[at - 1] else at:at + 1]
     text = "\n".join(lines).strip("\n")
-    return SEAT_WORDS.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text)
+    return for_reader(text, None, names)
 
 
 def board_text(entries: list[Entry], depth: int = 0) -> str:
@@ -213,8 +199,10 @@ class NumberedMove:
 def numbered_moves(game: Game, state: dict, seat_index: int) -> list[NumberedMove]:
     """The seat's legal moves in the engine's order, numbered from 1 (the order a reply uses)."""
     rules = game.rules
+    names = {s.index: s.player_name for s in game.seats.all()}
+    # In the reader's words ("your", names): the same words a reply in words is read by.
     return [
-        NumberedMove(n, rules.describe_move(state, seat_index, move), move)
+        NumberedMove(n, for_reader(rules.describe_move(state, seat_index, move), seat_index, names), move)
         for n, move in enumerate(rules.legal_moves(state, seat_index), 1)
     ]
 
@@ -290,7 +278,7 @@ def turn_context(seat: Seat) -> dict:
         "game": game,
         "seat": seat,
         "opponents": opponents(game, seat),
-        "prompt": view.get("prompt") if isinstance(view.get("prompt"), str) else "",
+        "prompt": for_reader(view["prompt"], seat.index, names) if isinstance(view.get("prompt"), str) else "",
         "drawing": drawing,
         "board": board,
         "board_text": board_text(board),

@@ -53,7 +53,6 @@ the game starts and after every applied move while it goes on, and cleared when 
 
 from __future__ import annotations
 
-import re
 import secrets
 from datetime import timedelta
 
@@ -63,6 +62,7 @@ from django.utils import timezone
 
 from games import signals
 from games.engine import IllegalMove, get_rules
+from games.engine.words import for_reader
 from games.models import Game, Move, Seat, new_token
 
 __all__ = [
@@ -341,14 +341,13 @@ def rematch(game_id: int, user) -> Game:
                           time_control=old.time_control, rematch_of=old, **kwargs)
 
 
-_SEAT_WORDS = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
 def _named(game: Game, reason: str) -> str:
     """The engine's reason with its seat numbers ("Seat 0 forfeited the game. Seat 1 wins.")
     turned into the players' names, as the page and the mail show it."""
     names = {seat.index: seat.player_name for seat in game.seats.select_related("user")}
-    return _SEAT_WORDS.sub(lambda m: names.get(int(m.group(1)), m.group(0)), reason)
+    return for_reader(reason, None, names)
 
 
 def _finish(game: Game, status: str, reason: str, now) -> None:

@@ -4,6 +4,7 @@ a game gets 404 from every URL of it, as if it did not exist."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import clock, services
 from games.engine import IllegalMove
+from games.engine.words import for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
@@ -218,6 +220,25 @@ def poll_stamp(game: Game) -> str:
     return stamp
 
 
+def _worded(show, seat_index: int, names: dict[int, str]):
+    """The presenter's texts (prompt, labels, events, titles) with the engine's "Seat N"
+    as "you" or the player's name; the seat's raw view is left as it is."""
+    def words(value):
+        if isinstance(value, str):
+            return for_reader(value, seat_index, names) if "eat " in value else value
+        if isinstance(value, list):
+            return [words(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(words(v) for v in value)
+        if isinstance(value, dict):
+            return {k: words(v) for k, v in value.items()}
+        return value
+
+    for name in (f.name for f in dataclasses.fields(show) if f.name != "view"):
+        setattr(show, name, words(getattr(show, name)))
+    return show
+
+
 def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
     """The move log in words, where a card this seat cannot see now is told as "a card"
     (another seat's discard from hand, a card put back into the deck): the log never
@@ -229,7 +250,8 @@ def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
     for record in game.moves.all():
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
                         "mine": record.seat == seat.index,
-                        "text": _as_seen_by(_redact(record.description, hidden), record.seat == seat.index),
+                        "text": for_reader(_as_seen_by(_redact(record.description, hidden), record.seat == seat.index),
+                                           seat.index, names),
                         "at": record.created_at, "order": (record.number, 0)})
     for event in game.events.all():
         receivers = " and ".join("you" if i == seat.index else names.get(i, f"Seat {i + 1}")
@@ -268,6 +290,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
     show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE)
     seats = list(game.seats.all())
+    # The engine's words name seats; the page names players, and the reader is "you".
+    names = {s.index: s.player_name for s in seats}
+    show = _worded(show, seat.index, names)
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
     if game.status == Game.Status.ACTIVE:
@@ -524,10 +549,11 @@ def history(request, game_id):
     state = rules.replay(game.seed, game.players, game.options, [(m.seat, m.move) for m in records[:step]])
     names = {s.index: s.player_name for s in game.seats.all()}
     moves = [{"number": m.number, "who": names.get(m.seat, "?"),
-              "text": _as_seen_by(m.description, m.seat == seat.index)} for m in records]
+              "text": for_reader(_as_seen_by(m.description, m.seat == seat.index), seat.index, names)}
+             for m in records]
     context = {
         "game": game, "seat": seat, "step": step, "total": len(records),
-        "show": present(rules, state, seat.index, interactive=False),
+        "show": _worded(present(rules, state, seat.index, interactive=False), seat.index, names),
         "current": moves[step - 1] if step else None,
         "moves": moves,
     }

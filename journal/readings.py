@@ -23,7 +23,7 @@ before it is stored, so templates and the statistics can trust the shape.
 
 from __future__ import annotations
 
-import re
+from games.engine.words import for_reader
 
 import random
 import secrets
@@ -458,7 +458,7 @@ def from_game(mode: str, rules, state: dict, seat: int, *, names: dict[int, str]
     layout = adapter(rules.reading(state), outcome)
     if outcome:
         layout["summary"] = seat_summary(outcome, seat, names or {}, reason)
-    return clean_reading(layout)
+    return clean_reading(_words_for(layout, seat, names or {}))
 
 
 def seat_result(outcome: dict | None, seat: int) -> str:
@@ -494,14 +494,18 @@ def seat_summary(outcome: dict, seat: int, names: dict[int, str], reason: str | 
 
 
 def _named(text: str, seat: int, names: dict[int, str]) -> str:
-    """The engine's "Seat 0 ... Seat 1" in players' names, "you" for the reader."""
-    def name(match):
-        index = int(match.group(1))
-        word = "you" if index == seat else names.get(index, "the other player")
-        at_start = match.start() == 0 or text[:match.start()].rstrip().endswith((".", "!", "?"))
-        return word[:1].upper() + word[1:] if at_start else word
+    return for_reader(text, seat, names)
 
-    return re.sub(r"\b(You|you) wins\b", r"\1 win", re.sub(r"\b[Ss]eat (\d+)\b", name, text))
+
+def _words_for(value, seat: int, names: dict[int, str]):
+    """Every text of a laid-out reading worded for its reader (games.engine.words)."""
+    if isinstance(value, str):
+        return for_reader(value, seat, names) if "eat " in value else value
+    if isinstance(value, list):
+        return [_words_for(v, seat, names) for v in value]
+    if isinstance(value, dict):
+        return {k: _words_for(v, seat, names) for k, v in value.items()}
+    return value
 
 
 def game_title(rules, state: dict, seat: int) -> str:

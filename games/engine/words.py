@@ -1,0 +1,80 @@
+"""Engine words for a person: seats as "you" or a name, events as sentences.
+
+The engine knows seats, not players, so its texts (prompts, reasons, reading positions,
+log records) say "Seat 1" or "seat 1". ``for_reader`` is the one place that turns those
+into "you" for the reader and a name for anyone else; the page, the mail, the journal and
+a game's end reason all go through it. ``log_sentence`` says an event record of a view's
+log (``{"seat", "event", ...}``) as a sentence in the past tense, seats still as "Seat N"
+for ``for_reader`` to name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .cards import CARDS
+
+SEAT = re.compile(r"\b([Ss])eat (\d+)('s)?")
+# "Seat 1 has" reads "you has" once the reader is seat 1: the verbs engine texts use.
+YOU_VERB = re.compile(r"\b([Yy]ou) (has|is|was|wins|draws|plays|holds|gives|takes|places|reads|needs|must)\b")
+PLAIN_VERBS = {"has": "have", "is": "are", "was": "were", "wins": "win", "draws": "draw", "plays": "play",
+               "holds": "hold", "gives": "give", "takes": "take", "places": "place", "reads": "read",
+               "needs": "need", "must": "must"}
+
+
+def for_reader(text: str, reader: int | None, names: dict[int, str]) -> str:
+    """``text`` with every "Seat N" as "you" (N is the reader) or the player's name."""
+    def name(match):
+        index, possessive = int(match.group(2)), match.group(3)
+        if index == reader:
+            word = "your" if possessive else "you"
+        else:
+            word = names.get(index, "the other player") + ("'s" if possessive else "")
+        # "You" and "Your" open a sentence; a name keeps its own capitals anywhere.
+        at_start = match.start() == 0 or text[:match.start()].rstrip().endswith((".", "!", "?", ":"))
+        return word[:1].upper() + word[1:] if at_start else word
+
+    named = SEAT.sub(name, text)
+    return YOU_VERB.sub(lambda m: f"{m.group(1)} {PLAIN_VERBS[m.group(2)]}", named)
+
+
+def _card(code: str) -> str:
+    card = CARDS.get(code)
+    return card.name if card else str(code)
+
+
+def _cards(codes) -> str:
+    names = [_card(c) for c in codes]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else ""
+
+
+PAST = {"draw": "drew", "discard": "discarded", "play": "played", "raise": "raised", "place": "placed",
+        "give": "gave", "take": "took", "negate": "negated", "resolve": "resolved", "plane": "laid"}
+
+
+def log_sentence(entry: dict, reader: int | None = None) -> str:
+    """An event record of a view's log as a sentence ("You drew 3 cards: …",
+    "Seat 1 drew 3 cards."); seats other than the reader stay "Seat N"."""
+    seat = entry.get("seat")
+    who = "You" if seat is not None and seat == reader else (f"Seat {seat}" if isinstance(seat, int) else "")
+    event = str(entry.get("event", ""))
+    cards = entry.get("cards") or ([entry["card"]] if entry.get("card") else [])
+    count = entry.get("count", len(cards))
+    if event == "draw":
+        what = f"drew {count} card{'s' if count != 1 else ''}" + (f": {_cards(cards)}" if cards else "")
+    elif event == "no_negation":
+        what = "chose not to negate"
+    elif event == "end":
+        return "The game ended."
+    else:
+        what = PAST.get(event, event.replace("_", " "))
+        if cards:
+            what += f" {_cards(cards)}"
+        elif count and event in PAST:
+            what += f" {count} card{'s' if count != 1 else ''}"
+    if "to" in entry:
+        what += f" to {entry['to']}"
+    if isinstance(entry.get("column"), int):
+        what += f" in column {entry['column'] + 1}"
+    sentence = f"{who} {what}".strip()
+    return sentence[:1].upper() + sentence[1:] + ("" if sentence.endswith(".") else ".")
