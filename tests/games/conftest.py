@@ -83,3 +83,15 @@ def duel(alice, bob):
     game = services.start_game(alice, two_player_mode(), {"variant": "standard"}, opponent=bob, seed=5)
     services.accept_invitation(game.pk, bob)
     return reload(game)
+
+
+@pytest.fixture
+def receiver():
+    """The site's SMTP receiver of replies (aiosmtpd) on a free loopback port."""
+    from games.smtp_receiver import make_controller
+    from tests.support.net import free_port
+
+    controller = make_controller("127.0.0.1", free_port())
+    controller.start()
+    yield controller
+    controller.stop()

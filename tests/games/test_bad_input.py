@@ -14,8 +14,6 @@ from hypothesis import HealthCheck, given, settings as hypothesis_settings, stra
 
 from games.mail import reply_address
 from games.models import Game, Move
-from games.smtp_receiver import make_controller
-from tests.support.net import free_port
 
 from .conftest import reload
 from .mail_helpers import solo_game
@@ -60,14 +58,6 @@ def test_a_journal_import_nested_too_deep_is_refused_with_a_message(alice_client
         response = alice_client.post(reverse("journal:import"), {"file": upload})
         assert response.status_code == 400
         assert "nested far too deep" in response.content.decode()
-
-
-@pytest.fixture
-def receiver():
-    controller = make_controller("127.0.0.1", free_port())
-    controller.start()
-    yield controller
-    controller.stop()
 
 
 def _send(receiver, mail_bytes: bytes, to: str) -> tuple[int, bytes]:

@@ -11,20 +11,10 @@ import smtplib
 import pytest
 
 from games.models import Game, Move
-from games.smtp_receiver import make_controller
-from tests.support.net import free_port
 
 from .mail_helpers import reply, reply_address_of, send_by_smtp, two_player_game
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def receiver():
-    controller = make_controller("127.0.0.1", free_port())
-    controller.start()
-    yield controller
-    controller.stop()
 
 
 def text(smtp_server, message) -> str:
