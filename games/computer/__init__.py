@@ -11,9 +11,9 @@ from __future__ import annotations
 
 # level -> (name, words for the new-game page)
 LEVELS = {
-    "greedy": ("Hermes", "quick: looks one move ahead"),
-    "ismcts": ("Sophia", "thoughtful: plays games out in its head"),
-    "ismcts_deep": ("Thoth", "deep: thinks longest, plays strongest"),
+    "greedy": ("Hermes", "quick"),
+    "ismcts": ("Sophia", "thoughtful"),
+    "ismcts_deep": ("Thoth", "deep, the strongest"),
 }
 DEFAULT_LEVEL = "ismcts"
 
