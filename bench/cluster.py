@@ -352,7 +352,7 @@ def _ask_for_seals(players, count: int) -> list:
 def _check(acknowledged, smtp, seals, web_ports, players) -> dict:
     from django.core.management import call_command
 
-    from games.mail_models import SeatMailSent
+    from games.mail.models import SeatMailSent
     from games.models import Move
     from journal.models import Seal
 

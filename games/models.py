@@ -256,4 +256,5 @@ class GameEvent(models.Model):
 
 
 # Play by mail and the clocks keep their own models (issue 6, items 5-7) in their module.
-from games.mail_models import DigestSent, PausedClock, SeatMailSent, Vacation  # noqa: E402,F401
+from games.mail.models import DigestSent, SeatMailSent  # noqa: E402,F401
+from games.clocks.models import PausedClock, Vacation  # noqa: E402,F401

@@ -19,7 +19,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from games import clock, services
+from games import services
+from games.clocks import deadlines
 from games.engine import IllegalMove
 from games.engine.words import for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
@@ -77,7 +78,7 @@ def game_list(request):
     my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
     return render(request, "games/list.html", {
         "invitations": invitations, "my_turn": my_turn, "waiting": waiting, "finished": finished[:100],
-        "vacation": clock.open_vacation(request.user.pk),
+        "vacation": deadlines.open_vacation(request.user.pk),
     })
 
 
@@ -323,7 +324,7 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
-        "clock": clock.clock_facts(game, seat), "journal_entry": journal_entry,
+        "clock": deadlines.clock_facts(game, seat), "journal_entry": journal_entry,
         "log": _log_for(game, seat, show.view) if started else [],
         "chat": chat, "chat_form": ChatForm(),
         "note_form": NoteForm(instance=note),
@@ -376,7 +377,7 @@ def game_page(request, game_id):
 
 
 def mark_seen(seat: Seat) -> None:
-    """The player is looking at the game now (games.mail_tasks holds turn mail meanwhile);
+    """The player is looking at the game now (games.mail.tasks holds turn mail meanwhile);
     written at most every ten seconds, so polling costs no write most of the time."""
     now = timezone.now()
     if seat.seen_at is None or (now - seat.seen_at).total_seconds() > 10:

@@ -49,7 +49,7 @@ def site_processes(host: str, port: int, reload: bool = False) -> list[SiteProce
         ]),
         # The timetable is settings.CELERY_BEAT_SCHEDULE; its state file lives in DATA_DIR.
         SiteProcess("beat", [python, "-m", "celery", "-A", "sefirot_site", "beat", "--loglevel", "INFO"]),
-        # Replies to turn mail by SMTP on INBOUND_SMTP_HOST:INBOUND_SMTP_PORT (games.smtp_receiver).
+        # Replies to turn mail by SMTP on INBOUND_SMTP_HOST:INBOUND_SMTP_PORT (games.mail.smtp_receiver).
         SiteProcess("mail-in", [python, str(settings.BASE_DIR / "manage.py"), "run_mail_receiver"]),
     ]
 

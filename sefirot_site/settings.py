@@ -376,7 +376,7 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
 if EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on.")
 
-# --- play by mail and clocks (games.mail, games.inbound, games.clock) ---------------------
+# --- play by mail and clocks (games.mail, games.clocks) ------------------------------------
 # Turn mail's Reply-To is play+<seat token>.<version>@MAIL_DOMAIN; the inbound receiver
 # accepts mail for this domain only.
 MAIL_DOMAIN = env.str("MAIL_DOMAIN", default="sefirot.localhost").strip().lower()

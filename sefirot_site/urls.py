@@ -8,7 +8,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("sefirot_site.accounts.urls")),
-    path("", include("games.mail_urls")),  # mailbox, vacation, give a day
+    path("", include("games.mail.urls")),  # the development mailbox
+    path("", include("games.clocks.urls")),  # vacation, give a day
     path("games/", include("games.urls")),
     path("journal/", include("journal.urls")),
     path("admin/", admin.site.urls),

@@ -88,7 +88,7 @@ def duel(alice, bob):
 @pytest.fixture
 def receiver():
     """The site's SMTP receiver of replies (aiosmtpd) on a free loopback port."""
-    from games.smtp_receiver import make_controller
+    from games.mail.smtp_receiver import make_controller
     from tests.support.net import free_port
 
     controller = make_controller("127.0.0.1", free_port())

@@ -36,7 +36,7 @@ def game_url(name: str, game: Game) -> str:
 
 
 def give_day_url(game_or_id) -> str:
-    return reverse("mail:give_day", args=[getattr(game_or_id, "pk", game_or_id)])
+    return reverse("clocks:give_day", args=[getattr(game_or_id, "pk", game_or_id)])
 
 
 def page_of(client: Client, game: Game) -> str:

@@ -7,7 +7,7 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 from games import services
-from games.mail import parse_reply_address
+from games.mail.outgoing import parse_reply_address
 from games.models import Game
 
 

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings as hypothesis_settings, strategies as st
 
-from games.mail import reply_address
+from games.mail.outgoing import reply_address
 from games.models import Game, Move
 
 from .conftest import reload

@@ -14,8 +14,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import dateformat
 
-from games import clock, services
-from games.mail_tasks import send_day_given_mail
+from games import services
+from games.clocks import actions, deadlines
+from games.clocks.tasks import send_day_given_mail
 from games.models import Game, GameEvent, Move
 
 from .conftest import reload
@@ -111,7 +112,7 @@ def test_a_day_given_with_htmx_swaps_the_log_too(alice, bob, clients):
 
 def test_the_receivers_waiting_page_notices_a_day_given_to_a_paused_clock(alice, bob, clients):
     game = alice_to_act_and_bob_waiting(alice, bob)
-    clock.start_vacation(alice)
+    deadlines.start_vacation(alice)
     stamp = re.search(r"\?v=([\w.]+)", page_of(clients[0], game)).group(1)
     version_url = reverse("games:version", args=[game.pk])
     assert clients[0].get(version_url, {"v": stamp}).status_code == 204
@@ -140,7 +141,7 @@ def local(moment, zone) -> str:
 
 def test_the_receiver_gets_a_short_mail_with_the_new_deadline_in_their_own_time(smtp_server, alice, bob):
     game = alice_to_act_and_bob_waiting(alice, bob)
-    clock.give_a_day(game.pk, bob)
+    actions.give_a_day(game.pk, bob)
     event = GameEvent.objects.get()
     assert (event.seat, event.to_seats, event.version) == (1, [0], game.version)
 
@@ -159,7 +160,7 @@ def test_the_receiver_gets_a_short_mail_with_the_new_deadline_in_their_own_time(
 
 def test_the_mail_is_sent_once_however_often_the_task_runs(smtp_server, alice, bob):
     game = alice_to_act_and_bob_waiting(alice, bob)
-    clock.give_a_day(game.pk, bob)
+    actions.give_a_day(game.pk, bob)
     event = GameEvent.objects.get()
     assert send_day_given_mail(event.pk) == "sent 1"
     assert send_day_given_mail(event.pk) == "already sent"
@@ -169,8 +170,8 @@ def test_the_mail_is_sent_once_however_often_the_task_runs(smtp_server, alice, b
 
 def test_days_given_in_a_row_make_one_mail_that_counts_them(smtp_server, alice, bob):
     game = alice_to_act_and_bob_waiting(alice, bob)
-    clock.give_a_day(game.pk, bob)
-    clock.give_a_day(game.pk, bob)
+    actions.give_a_day(game.pk, bob)
+    actions.give_a_day(game.pk, bob)
     first, second = GameEvent.objects.order_by("pk")
     assert send_day_given_mail(first.pk) == "a later day's mail tells it"
     assert send_day_given_mail(second.pk) == "sent 1"
@@ -181,7 +182,7 @@ def test_days_given_in_a_row_make_one_mail_that_counts_them(smtp_server, alice, 
 
 def test_no_mail_once_the_receiver_has_moved_on(smtp_server, alice, bob):
     game = alice_to_act_and_bob_waiting(alice, bob)
-    clock.give_a_day(game.pk, bob)
+    actions.give_a_day(game.pk, bob)
     play_once(game)
     assert send_day_given_mail(GameEvent.objects.get().pk) == "turn already played"
     assert smtp_server.messages == []
@@ -192,7 +193,7 @@ def test_the_mail_follows_the_turn_mail_preference(smtp_server, alice, bob, pref
     alice.turn_mail = preference
     alice.save(update_fields=["turn_mail"])
     game = alice_to_act_and_bob_waiting(alice, bob)
-    clock.give_a_day(game.pk, bob)
+    actions.give_a_day(game.pk, bob)
     assert send_day_given_mail(GameEvent.objects.get().pk) == f"sent {int(mailed)}"
     assert bool(smtp_server.messages_to("alice@example.com")) == mailed
     assert smtp_server.messages_to("bob@example.com") == []
@@ -200,8 +201,8 @@ def test_the_mail_follows_the_turn_mail_preference(smtp_server, alice, bob, pref
 
 def test_a_receiver_on_vacation_is_told_the_day_waits_for_the_clock(smtp_server, alice, bob):
     game = alice_to_act_and_bob_waiting(alice, bob)
-    clock.start_vacation(alice)
-    clock.give_a_day(game.pk, bob)
+    deadlines.start_vacation(alice)
+    actions.give_a_day(game.pk, bob)
     assert send_day_given_mail(GameEvent.objects.get().pk) == "sent 1"
     text = smtp_server.text(smtp_server.wait_for("alice@example.com"))
     assert "Your clock is paused while you are on vacation" in text and "runs until" not in text

@@ -79,7 +79,7 @@ def _mail_text(message) -> str:
 
 def capture(mode: str, players: int, alice, bob) -> dict[str, str]:
     """Everything a player reads of one seeded game, by name of what it is."""
-    from games.mail import game_over_mail, turn_mail
+    from games.mail.outgoing import game_over_mail, turn_mail
 
     clients = {}
     for user in (alice, bob)[:players]:

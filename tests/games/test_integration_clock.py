@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.html import escape
 
-from games import clock, services
-from games.mail import turn_mail
-from games.mail_models import PausedClock
+from games import services
+from games.clocks import deadlines
+from games.mail.outgoing import turn_mail
+from games.clocks.models import PausedClock
 from games.models import Game
 
 from .conftest import registered, reload, two_player_mode
@@ -195,12 +196,12 @@ def test_a_vacation_shows_the_clock_paused_on_both_pages_and_the_day_given_meanw
     game = timed_duel(alice, bob)
     (acting,) = game.to_act
     away, other = clients[acting], clients[1 - acting]
-    away.post(reverse("mail:vacation"), {"action": "start"})
+    away.post(reverse("clocks:vacation"), {"action": "start"})
     assert PausedClock.objects.filter(game=game).exists() and reload(game).deadline is None
 
     mine = page_of(away, game)
     assert "Clock paused (vacation)</strong>: you are on vacation" in mine
-    assert "runs out" not in mine and reverse("mail:vacation") in mine
+    assert "runs out" not in mine and reverse("clocks:vacation") in mine
     theirs = page_of(other, game)
     assert f"Clock paused (vacation)</strong>: {escape(users[acting])} is on vacation" in theirs
     assert "runs out" not in theirs
@@ -208,7 +209,7 @@ def test_a_vacation_shows_the_clock_paused_on_both_pages_and_the_day_given_meanw
     # A day given while the clock stands still is kept for when it runs again.
     other.post(give_day_url(game))
     assert "1 day, 23 hours will be left" in page_of(other, game).replace("\xa0", " ")  # timesince's spaces
-    away.post(reverse("mail:vacation"), {"action": "stop"})
+    away.post(reverse("clocks:vacation"), {"action": "stop"})
     game = reload(game)
     assert timezone.now() + DAY < game.deadline <= timezone.now() + 2 * DAY
     assert "Clock paused" not in page_of(other, game) and "runs out" in page_of(other, game)
@@ -219,9 +220,9 @@ def test_my_games_says_which_clocks_are_paused_and_leads_to_the_vacation_page(al
     (acting,) = game.to_act
     away = clients[acting]
     page = away.get(reverse("games:list")).content.decode()
-    assert f'href="{reverse("mail:vacation")}"' in page and "You are on vacation" not in page
+    assert f'href="{reverse("clocks:vacation")}"' in page and "You are on vacation" not in page
     assert "time runs out" in page
-    away.post(reverse("mail:vacation"), {"action": "start"})
+    away.post(reverse("clocks:vacation"), {"action": "start"})
     page = away.get(reverse("games:list")).content.decode()
     assert "You are on vacation" in page and "clock paused (vacation)" in page
     assert "clock paused (vacation)" in clients[1 - acting].get(reverse("games:list")).content.decode()
@@ -229,7 +230,7 @@ def test_my_games_says_which_clocks_are_paused_and_leads_to_the_vacation_page(al
 
 def test_the_profile_page_leads_to_the_vacation_page(alice_client):
     page = alice_client.get(reverse("profile")).content.decode()
-    assert f'href="{reverse("mail:vacation")}"' in page
+    assert f'href="{reverse("clocks:vacation")}"' in page
 
 
 def test_the_waiting_page_notices_a_day_given_and_a_clock_paused(alice, bob, users, clients):
@@ -242,7 +243,7 @@ def test_the_waiting_page_notices_a_day_given_and_a_clock_paused(alice, bob, use
     clients[1 - acting].post(give_day_url(game))
     assert watcher.get(version_url, {"v": stamp})["HX-Trigger"] == "game-changed"
     stamp = re.search(r"\?v=([\w.]+)", page_of(watcher, game)).group(1)
-    clock.start_vacation(users[acting])
+    deadlines.start_vacation(users[acting])
     assert watcher.get(version_url, {"v": stamp})["HX-Trigger"] == "game-changed"
 
 
@@ -256,7 +257,7 @@ def test_a_game_whose_time_ran_out_says_so_on_its_page(alice, bob, clients, user
     game = timed_duel(alice, bob, mode=mode)
     (late,) = game.to_act
     game = set_deadline(game, timezone.now() - timedelta(minutes=1))
-    clock.end_overdue_game(game.pk, game.version)
+    deadlines.end_overdue_game(game.pk, game.version)
     for client in clients.values():
         page = page_of(client, game)
         assert f"{ending}:" in page and f"{escape(users[late])} ran out of time" in page

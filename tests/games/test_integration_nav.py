@@ -32,7 +32,7 @@ def test_a_player_finds_their_games_the_lobby_the_journal_and_their_profile(alic
 
 
 def test_the_vacation_page_and_a_game_page_sit_under_my_games(alice_client, solo_game):
-    for path in (solo_game.get_absolute_url(), reverse("mail:vacation"), reverse("games:new")):
+    for path in (solo_game.get_absolute_url(), reverse("clocks:vacation"), reverse("games:new")):
         current = [label for label, (_, here) in nav_links(alice_client, path).items() if here]
         assert current == ["My games"], path
 

@@ -50,7 +50,7 @@ def test_a_newcomer_who_signs_up_through_the_invitation_takes_the_seat(
     assert seat.status == Seat.Status.JOINED and game.status == Game.Status.ACTIVE
     assert newcomer.get(reverse("games:game", args=[game.pk])).status_code == 200
     # The task is idempotent: the mail went out once, and running it again sends nothing.
-    from games.tasks import send_invitation_mail
+    from games.mail.tasks import send_invitation_mail
     assert send_invitation_mail.run(seat.pk) == "not invited any more"
     assert len(smtp_server.messages_to("newcomer@example.org")) == 2
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games import services
-from games.inbound import handle_message
-from games.mail import reply_address
+from games.mail.inbound import handle_message
+from games.mail.outgoing import reply_address
 from games.models import Move
 
 from .conftest import reload

@@ -7,8 +7,8 @@ from email.message import EmailMessage
 import pytest
 
 from games.engine import IllegalMove
-from games.inbound import UnreadableMove, first_line, is_automatic, parse, read_move, reply_target
-from games.mail import NumberedMove, parse_reply_address
+from games.mail.inbound import UnreadableMove, first_line, is_automatic, parse, read_move, reply_target
+from games.mail.outgoing import NumberedMove, parse_reply_address
 
 MOVES = [
     NumberedMove(1, "Play the Three of Wands onto the left Seeress", {"type": "play", "card": "3w", "column": 0}),

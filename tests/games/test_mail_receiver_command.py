@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games.mail_tasks import deliver_turn_mail
+from games.mail.tasks import deliver_turn_mail
 from sefirot_site.processes import site_processes
 from tests.conftest import database_url
 from tests.support.net import free_port

@@ -17,13 +17,13 @@ from django.db import connection
 from django.urls import reverse
 
 from games import services
-from games.clock import local_digest_day
+from games.mail.tasks import local_digest_day
 from games.engine import RULES
 from games.engine.cards import CARDS, RANK_NAMES, SUIT_NAMES
-from games.mail import digest_mail, turn_mail
-from games.mail_models import DigestSent
-from games.mail_tasks import deliver_turn_mail, send_daily_digests, send_game_over_mail, send_turn_mail
-from games.mail_views import sent_mail
+from games.mail.outgoing import digest_mail, turn_mail
+from games.mail.models import DigestSent
+from games.mail.tasks import deliver_turn_mail, send_daily_digests, send_game_over_mail, send_turn_mail
+from games.mail.views import sent_mail
 from games.models import Game, Seat
 from games.presenters import visible_cards
 from tests.conftest import database_url

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games import services
-from games.inbound import handle_message
-from games.mail_tasks import deliver_turn_mail
+from games.mail.inbound import handle_message
+from games.mail.tasks import deliver_turn_mail
 from games.models import Game, Move
 
 from . import sealed_bids

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import services
 from games.engine import RULES
 from games.engine.words import for_reader, log_sentence
-from games.mail import turn_mail
+from games.mail.outgoing import turn_mail
 from games.models import Game
 from journal.models import Entry
 

@@ -17,8 +17,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import inbound, services
-from games.mail import reply_address
+from games import services
+from games.mail import inbound
+from games.mail.outgoing import reply_address
 from games.models import Game, Seat
 from journal import services as journal_services
 from journal.models import Entry, Seal

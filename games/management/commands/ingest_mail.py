@@ -12,7 +12,7 @@ import sys
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.inbound import handle_message
+from games.mail.inbound import handle_message
 
 EX_DATAERR = 65
 EX_TEMPFAIL = 75

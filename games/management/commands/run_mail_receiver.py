@@ -7,7 +7,7 @@ import threading
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.smtp_receiver import make_controller
+from games.mail.smtp_receiver import make_controller
 
 
 class Command(BaseCommand):

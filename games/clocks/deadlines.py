@@ -19,8 +19,7 @@ started day counts as a whole day, as on most correspondence-game sites.
 from __future__ import annotations
 
 import math
-from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -29,9 +28,8 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from games import services
-from sefirot_site.outbox import enqueue
-from games.mail_models import PausedClock, Vacation
-from games.models import Game, GameEvent, Seat
+from games.clocks.models import PausedClock, Vacation
+from games.models import Game, Seat
 
 DAY = timedelta(days=1)
 REMINDER_AT = 0.8  # share of a move's time gone when the reminder goes out
@@ -40,19 +38,6 @@ FORFEIT = {"type": "forfeit"}
 
 class ClockRefused(services.GameError):
     status = 409
-
-
-# --- daily digest timing ---------------------------------------------------------------
-
-
-def local_digest_day(user, now: datetime) -> date | None:
-    """The player's own date if their digest hour has come today, else None."""
-    try:
-        zone = ZoneInfo(user.time_zone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-    local = now.astimezone(zone)
-    return local.date() if local.hour >= settings.TURN_MAIL_DIGEST_HOUR else None
 
 
 # --- reminders and time-outs ---------------------------------------------------------------
@@ -298,30 +283,3 @@ def clock_facts(game: Game, seat: Seat, now: datetime | None = None) -> dict | N
         "paused_left": timesince(now, now + paused.remaining) if paused else "",
         "can_give_day": give_a_day_refusal(game, seat, paused) is None,
     }
-
-
-def give_a_day(game_id: int, user) -> Game:
-    """Push the deadline of the seats to act a day further (or add the day to a paused
-    clock), note it in the game's log and mail them a word about it."""
-    from games.mail_tasks import send_day_given_mail  # mail_tasks imports this module
-
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise services.NotYourSeat("There is no such game.")
-        seat = services.seat_of(game, user)
-        paused = PausedClock.objects.filter(game=game, version=game.version).first()
-        refusal = give_a_day_refusal(game, seat, paused)
-        if refusal is not None:
-            raise refusal
-        if paused is not None:
-            paused.remaining += DAY
-            paused.save(update_fields=["remaining"])
-        else:
-            game.deadline += DAY
-            Game.objects.filter(pk=game.pk).update(deadline=game.deadline)
-        # Not a move: the event shows in the log but never in the record that replays it.
-        event = GameEvent.objects.create(game=game, kind=GameEvent.Kind.DAY_GIVEN, seat=seat.index,
-                                         to_seats=list(game.to_act), version=game.version)
-        enqueue(send_day_given_mail, event.pk)
-        return game

@@ -1,4 +1,4 @@
-"""Celery tasks for turn mail, digests, reminders, days given, time-outs and spent vacations.
+"""Celery tasks of play by mail: turn mail, digests, game-over mail and invitations.
 
 Each task takes ids, is queued with ``delay_on_commit`` (or by the scheduler), and checks
 again when it runs whether it still has anything to do: a turn mail for a version the
@@ -11,17 +11,21 @@ the mark and sends nothing.
 from __future__ import annotations
 
 from datetime import date, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from celery import shared_task
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
-from games import clock, services
-from games.mail import day_given_mail, digest_mail, game_over_mail, reminder_mail, turn_mail
-from games.mail_models import DigestSent, SeatMailSent
-from games.models import Game, GameEvent, Seat
+from games import services
+from games.mail.outgoing import digest_mail, game_over_mail, turn_mail
+from games.mail.models import DigestSent, SeatMailSent
+from games.models import Game, Seat
 from sefirot_site.outbox import enqueue
 
 User = get_user_model()
@@ -104,6 +108,16 @@ def send_turn_mail(seat_id: int, version: int) -> str:
 # --- the daily digest -------------------------------------------------------------------
 
 
+def local_digest_day(user, now: datetime) -> date | None:
+    """The player's own date if their digest hour has come today, else None."""
+    try:
+        zone = ZoneInfo(user.time_zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = now.astimezone(zone)
+    return local.date() if local.hour >= settings.TURN_MAIL_DIGEST_HOUR else None
+
+
 def waiting_seats(user) -> list[Seat]:
     """The user's seats in games that wait for them, oldest deadline first."""
     seats = (
@@ -127,7 +141,7 @@ def send_daily_digests() -> int:
     )
     users = {user_id for user_id, index, to_act in waiting if index in (to_act or [])}
     for user in User.objects.filter(pk__in=users):
-        day = clock.local_digest_day(user, now)
+        day = local_digest_day(user, now)
         if day is not None and not DigestSent.objects.filter(user=user, day=day).exists():
             send_digest.delay(user.pk, day.isoformat())
             queued += 1
@@ -153,85 +167,6 @@ def send_digest(user_id: int, day: str) -> str:
     return f"sent {len(seats)}"
 
 
-# --- clocks -----------------------------------------------------------------------------
-
-
-@shared_task(name="games.check_clocks", soft_time_limit=240, time_limit=300)
-def check_clocks() -> dict:
-    """The scheduler's round: reminders due, overdue games, spent vacations."""
-    now = timezone.now()
-    ended_vacations = clock.end_spent_vacations(now)
-    reminders = 0
-    for game_id, deadline in clock.reminders_due(now):
-        send_deadline_reminder.delay(game_id, deadline.isoformat())
-        reminders += 1
-    overdue = 0
-    for game_id, version in clock.overdue_games(now):
-        end_overdue_game.delay(game_id, version)
-        overdue += 1
-    return {"reminders": reminders, "overdue": overdue, "vacations_ended": ended_vacations}
-
-
-@shared_task(name="games.send_deadline_reminder", **RETRY)
-def send_deadline_reminder(game_id: int, deadline: str) -> str:
-    """Remind the seats to act that their time is nearly up, once per deadline."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.ACTIVE or game.deadline is None:
-            return "no clock running"
-        if game.deadline != datetime.fromisoformat(deadline):
-            return "deadline moved"
-        if game.reminded_deadline == game.deadline:
-            return "already reminded"
-        game.reminded_deadline = game.deadline
-        Game.objects.filter(pk=game.pk).update(reminded_deadline=game.deadline)
-        sent = 0
-        for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED):
-            if seat.index not in game.to_act or seat.user is None or not seat.user.email:
-                continue
-            if not seat.user.is_active or seat.user.turn_mail == User.TurnMail.NEVER:
-                continue
-            seat.game = game
-            reminder_mail(seat).send()  # a failure rolls the mark back and the task retries
-            sent += 1
-    return f"reminded {sent}"
-
-
-@shared_task(name="games.send_day_given_mail", **RETRY)
-def send_day_given_mail(event_id: int) -> str:
-    """Tell the seats a day was given to that they have it, once per event, while that
-    turn is still open.  Days given in a quick row make one mail: the last one's, which
-    counts them all."""
-    with transaction.atomic():
-        event = GameEvent.objects.select_for_update().select_related("game").filter(pk=event_id).first()
-        if event is None:
-            return "no such event"
-        if event.mailed_at is not None:
-            return "already sent"
-        game = event.game
-        if game.status != Game.Status.ACTIVE or game.version != event.version:
-            return "turn already played"
-        if GameEvent.objects.filter(game=game, kind=event.kind, version=event.version, seat=event.seat,
-                                    pk__gt=event.pk).exists():
-            return "a later day's mail tells it"
-        sent = 0
-        for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED, index__in=event.to_seats):
-            user = seat.user
-            if user is None or not user.is_active or not user.email or user.turn_mail == User.TurnMail.NEVER:
-                continue
-            seat.game = game
-            day_given_mail(seat, event).send()  # a failure rolls the mark back and the task retries
-            sent += 1
-        event.mailed_at = timezone.now()
-        event.save(update_fields=["mailed_at"])
-    return f"sent {sent}"
-
-
-@shared_task(name="games.end_overdue_game", **RETRY)
-def end_overdue_game(game_id: int, version: int) -> str:
-    return clock.end_overdue_game(game_id, version)
-
-
 @shared_task(name="games.send_game_over_mail", **RETRY)
 def send_game_over_mail(game_id: int, version: int) -> str:
     """Tell the players a game ended, once each."""
@@ -255,3 +190,60 @@ def send_game_over_mail(game_id: int, version: int) -> str:
             game_over_mail(seat).send()
             sent += 1
     return f"sent {sent}"
+
+
+# --- invitations ---------------------------------------------------------------------------
+
+
+@shared_task(name="games.tasks.send_invitation_mail", bind=True, max_retries=5, default_retry_delay=60, soft_time_limit=60, time_limit=90)
+def send_invitation_mail(self, seat_id: int) -> str:
+    """Mail an invitation to the seat's address (a link that takes the seat) or to the
+    invited user (a link to the game, where they accept or decline), once."""
+    with transaction.atomic():
+        seat = (
+            Seat.objects.select_for_update(of=("self",))  # lock the seat row only
+            .select_related("game", "game__created_by", "user")
+            .filter(pk=seat_id)
+            .first()
+        )
+        if seat is None or seat.status != Seat.Status.INVITED or not (seat.invite_token or seat.user):
+            return "not invited any more"
+        if seat.game.status != Game.Status.INVITED:
+            return "game no longer waiting"
+        if seat.invitation_mailed_at is not None:
+            return "already sent"
+        game = seat.game
+        if seat.user is not None:
+            if not seat.user.email or not seat.user.is_active or seat.user.turn_mail == seat.user.TurnMail.NEVER:
+                return "the player wants no mail"
+            address = seat.user.email
+            link = settings.SITE_URL + reverse("games:game", args=[game.pk])
+        else:
+            address = seat.invited_email
+            link = settings.SITE_URL + reverse("games:invitation", args=[seat.invite_token])
+        context = {
+            "game": game,
+            "host": str(game.created_by) if game.created_by else "A player",
+            "link": link,
+            "summary": game.rules.summary,
+            # Only an invitation by address can lead to a sign-up; a player invited by name
+            # has an account already.
+            "newcomer": seat.user is None,
+            "player": seat.user.username if seat.user is not None else "",
+            "SITE_URL": settings.SITE_URL,
+        }
+        message = EmailMultiAlternatives(
+            subject=f"{context['host']} invites you to play {game.title} on Sefirot Online",
+            body=render_to_string("games/mail/invitation.txt", context),
+            to=[address],
+        )
+        message.attach_alternative(render_to_string("games/mail/invitation.html", context), "text/html")
+        try:
+            message.send()
+        except OSError as error:  # SMTP down: the row lock is released, try again later
+            raise self.retry(exc=error) from None
+        # Marked in the same transaction as the send: a crash before this line means a
+        # retry sends again (at most one duplicate), never no mail at all.
+        seat.invitation_mailed_at = timezone.now()
+        seat.save(update_fields=["invitation_mailed_at"])
+    return "sent"

@@ -1,8 +1,8 @@
-"""Pages of play by mail and the clocks: the development mailbox, vacation, "give a day".
+"""Pages of play by mail: the development mailbox.
 
 The mailbox reads the mail the site wrote to ``EMAIL_FILE_PATH`` (the file mail backend,
 the development default) and lets you answer one: the answer goes through
-``games.inbound.handle_message``, the same path as mail arriving by SMTP, so play by mail
+``games.mail.inbound.handle_message``, the same path as mail arriving by SMTP, so play by mail
 works end to end on one machine.  It exists only with DEBUG on, or for staff; even then
 a signed-in player sees only the mail sent to their own verified addresses and answers
 only as themselves (a password-reset link or another player's turn is not theirs to
@@ -20,14 +20,11 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
-from games import clock, services
-from games.inbound import handle_message, reply_text
-from games.views import game_context, get_game_for, regions_response
+from games.mail.inbound import handle_message, reply_text
 
 SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # how Django's file backend ends each message
 MAIL_FILE = re.compile(r"^[\w.-]+\.log$")
@@ -175,53 +172,3 @@ def mailbox_reply(request, key: str):
     return render(request, "games/mailbox_reply.html",
                   {"mail": original, "sender": sender, "recipient": recipient,
                    "body": request.POST.get("body", "")})
-
-
-# --- vacation ------------------------------------------------------------------------------
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def vacation(request):
-    if request.method == "POST":
-        try:
-            if request.POST.get("action") == "start":
-                clock.start_vacation(request.user)
-                messages.success(request, "You are on vacation: the clocks of your games are paused.")
-            elif request.POST.get("action") == "stop":
-                clock.end_vacation(request.user)
-                messages.success(request, "Welcome back: your clocks run again.")
-            else:
-                return HttpResponse("Choose to start or to end your vacation.", status=400)
-        except clock.ClockRefused as error:
-            messages.error(request, error.message)
-        return redirect("mail:vacation")
-    return render(request, "games/vacation.html", {"status": clock.vacation_status(request.user)})
-
-
-# --- give the other player a day ---------------------------------------------------------
-
-
-@login_required
-@require_POST
-def give_a_day(request, game_id: int):
-    try:
-        clock.give_a_day(game_id, request.user)
-    except services.NotYourSeat:
-        raise Http404("No such game.") from None
-    except services.GameError as error:
-        if request.htmx:
-            return _game_regions(request, game_id, error.status, message=error.message)
-        messages.error(request, error.message)
-        return redirect("games:game", game_id=game_id)
-    notice = "You gave the other player a day more for this move."
-    if request.htmx:
-        return _game_regions(request, game_id, 200, notice=notice)
-    messages.success(request, notice)
-    return redirect("games:game", game_id=game_id)
-
-
-def _game_regions(request, game_id: int, status: int, **says):
-    """The game page's regions that changed (the clock, the button), as after a move."""
-    game, seat = get_game_for(request, game_id)
-    return regions_response(request, game_context(request, game, seat, **says), status)

@@ -1,7 +1,7 @@
 """The inbound SMTP receiver: a real mail server (aiosmtpd) for replies to turn mail.
 
 It accepts mail only for reply addresses of ``MAIL_DOMAIN``, hands each message to
-``games.inbound.handle_message`` in a worker thread (the ORM is synchronous), and answers
+``games.mail.inbound.handle_message`` in a worker thread (the ORM is synchronous), and answers
 the sending server only after the move was played or refused, so a message is never
 acknowledged and then lost.  An unexpected error answers 451, which makes the sending
 server try again later instead of dropping the player's move.
@@ -20,8 +20,8 @@ from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from games import inbound
-from games.mail import parse_reply_address
+from games.mail import inbound
+from games.mail.outgoing import parse_reply_address
 
 log = logging.getLogger(__name__)
 

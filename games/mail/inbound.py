@@ -26,7 +26,8 @@ from allauth.account.models import EmailAddress
 
 from games import services
 from games.engine import IllegalMove
-from games.mail import NumberedMove, absolute, answer_mail, from_address, numbered_moves, parse_reply_address
+from games.mail.outgoing import NumberedMove, absolute, answer_mail, from_address, numbered_moves, parse_reply_address
+from games.mail.tasks import deliver_turn_mail
 from games.models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -277,16 +278,12 @@ class Reply:
 
     def again(self, seat: Seat, reason: str, explanation: str) -> Outcome:
         """Refused, but the seat still has to act: the answer is a fresh turn mail with the why on top."""
-        from games.mail_tasks import deliver_turn_mail
-
         note = f"Nothing was played: {explanation}"
         self._mark_sent(deliver_turn_mail(seat.pk, seat.game.version, note=note, in_reply_to=self.message_id,
                                           subject=self.subject, answer=True))
         return Outcome("refused", reason, seat.game_id, explanation)
 
     def stale(self, seat: Seat) -> Outcome:
-        from games.mail_tasks import deliver_turn_mail
-
         game = Game.objects.get(pk=seat.game_id)
         if game.status == Game.Status.ACTIVE and seat.index in game.to_act:
             note = ("Nothing was played: your reply answered a turn that was already played, so its move "
@@ -299,8 +296,6 @@ class Reply:
         return self.refuse("stale", kind, game=game, seat=seat)
 
     def played(self, seat: Seat, chosen: NumberedMove) -> Outcome:
-        from games.mail_tasks import deliver_turn_mail
-
         game = Game.objects.get(pk=seat.game_id)
         note = f"Played: {chosen.words}."
         if game.status == Game.Status.ACTIVE and seat.index in game.to_act:

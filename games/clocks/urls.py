@@ -1,0 +1,12 @@
+"""URLs of the clocks (names in the "clocks" namespace)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "clocks"
+
+urlpatterns = [
+    path("games/vacation/", views.vacation, name="vacation"),
+    path("games/<int:game_id>/give-a-day/", views.give_a_day, name="give_day"),
+]

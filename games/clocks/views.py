@@ -1,0 +1,62 @@
+"""Pages of the clocks: vacation, and "give the other player a day" on the game page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.clocks import actions, deadlines
+from games.views import game_context, get_game_for, regions_response
+
+# --- vacation ------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vacation(request):
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "start":
+                deadlines.start_vacation(request.user)
+                messages.success(request, "You are on vacation: the clocks of your games are paused.")
+            elif request.POST.get("action") == "stop":
+                deadlines.end_vacation(request.user)
+                messages.success(request, "Welcome back: your clocks run again.")
+            else:
+                return HttpResponse("Choose to start or to end your vacation.", status=400)
+        except deadlines.ClockRefused as error:
+            messages.error(request, error.message)
+        return redirect("clocks:vacation")
+    return render(request, "games/vacation.html", {"status": deadlines.vacation_status(request.user)})
+
+
+# --- give the other player a day ---------------------------------------------------------
+
+
+@login_required
+@require_POST
+def give_a_day(request, game_id: int):
+    try:
+        actions.give_a_day(game_id, request.user)
+    except services.NotYourSeat:
+        raise Http404("No such game.") from None
+    except services.GameError as error:
+        if request.htmx:
+            return _game_regions(request, game_id, error.status, message=error.message)
+        messages.error(request, error.message)
+        return redirect("games:game", game_id=game_id)
+    notice = "You gave the other player a day more for this move."
+    if request.htmx:
+        return _game_regions(request, game_id, 200, notice=notice)
+    messages.success(request, notice)
+    return redirect("games:game", game_id=game_id)
+
+
+def _game_regions(request, game_id: int, status: int, **says):
+    """The game page's regions that changed (the clock, the button), as after a move."""
+    game, seat = get_game_for(request, game_id)
+    return regions_response(request, game_context(request, game, seat, **says), status)
