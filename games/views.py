@@ -22,13 +22,11 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services
 from games.clocks import deadlines
 from games.engine import IllegalMove
-from games.engine.words import for_reader
+from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
 from games.presenters import present
-from games.presenters.common import visible_cards
-from games.engine.cards import CARDS, label
 
 logger = logging.getLogger(__name__)
 
@@ -246,13 +244,12 @@ def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
     tells more than the board does.  Clock events (a day given) come in among the moves,
     after the move they followed, without a move number."""
     names = {s.index: s.player_name for s in game.seats.all()}
-    hidden = set(CARDS) - visible_cards(view)
+    records = list(game.moves.all())
+    said = game.rules.log_for(view, seat.index, [(record.seat, record.description) for record in records])
     entries = []
-    for record in game.moves.all():
+    for record, text in zip(records, said):
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
-                        "mine": record.seat == seat.index,
-                        "text": for_reader(_as_seen_by(_redact(record.description, hidden), record.seat == seat.index),
-                                           seat.index, names),
+                        "mine": record.seat == seat.index, "text": for_reader(text, seat.index, names),
                         "at": record.created_at, "order": (record.number, 0)})
     for event in game.events.all():
         receivers = " and ".join("you" if i == seat.index else names.get(i, f"Seat {i + 1}")
@@ -262,26 +259,6 @@ def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
                         "at": event.created_at, "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     return entries
-
-
-_YOUR = re.compile(r"\b([Yy])our\b")
-
-
-def _as_seen_by(text: str, mine: bool) -> str:
-    """A move's words are written for the mover ("to column 2 of your Material Plane");
-    every other seat reads them as "their Material Plane", which is whose it was."""
-    return text if mine else _YOUR.sub(lambda m: "Their" if m.group(1) == "Y" else "their", text)
-
-
-def _redact(text: str, hidden: set[str]) -> str:
-    for code in hidden:
-        card = CARDS[code]
-        if card.name in text:
-            for said in (label(code), f"the {card.name}", card.name):
-                text = text.replace(said, "a card")
-        if code in text:
-            text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", "a card", text)
-    return text
 
 
 def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
@@ -402,17 +379,11 @@ def version(request, game_id):
     return response
 
 
-def _draws_cards(game: Game, seat: Seat, move: dict) -> bool:
-    """Whether the move takes cards from a face-down pile (so it cannot be taken back)."""
-    rules = game.rules
-    state = game.load_state()
+def _draws_hidden_cards(game: Game, seat: Seat, move: dict) -> bool:
     try:
-        after = rules.apply(state, seat.index, move)
+        return game.rules.move_facts(game.load_state(), seat.index, move)["draws_hidden"]
     except (IllegalMove, ValueError, KeyError, TypeError):
         return False  # submit_move gives the real answer
-    def in_decks(s):
-        return sum(len(cards) for zone, cards in rules.zones(s).items() if "deck" in zone)
-    return in_decks(after) < in_decks(state)
 
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,100}")
@@ -454,7 +425,7 @@ def move(request, game_id):
     else:
         if (seat.wants_confirmation and not request.POST.get("confirmed")
                 and game.status == Game.Status.ACTIVE and services.still_current(game, seat.index, expected)
-                and _draws_cards(game, seat, chosen)):
+                and _draws_hidden_cards(game, seat, chosen)):
             confirm = {"move": request.POST["move"], "version": expected,
                        "label": game.rules.describe_move(game.load_state(), seat.index, chosen)}
         else:
@@ -550,7 +521,7 @@ def history(request, game_id):
     state = rules.replay(game.seed, game.players, game.options, [(m.seat, m.move) for m in records[:step]])
     names = {s.index: s.player_name for s in game.seats.all()}
     moves = [{"number": m.number, "who": names.get(m.seat, "?"),
-              "text": for_reader(_as_seen_by(m.description, m.seat == seat.index), seat.index, names)}
+              "text": for_reader(as_seen_by(m.description, m.seat == seat.index), seat.index, names)}
              for m in records]
     context = {
         "game": game, "seat": seat, "step": step, "total": len(records),

@@ -15,8 +15,8 @@ A reading is::
      "seal": ["M6", "M19"],   # the engine's suggested seal cards, where it has one
      "draw": {"spread": "three", "seed": 123, "reversals": true}}   # site-drawn only
 
-Games' engines hand over ``rules.reading(state)``; ``from_game`` below lays each mode's out
-as on its board.  Readings typed in from a physical deck or drawn by the site use the
+Games' engines hand over ``rules.reading(state)``; ``from_game`` below has it laid out as on
+the game's board by the board module its ``games.registry`` line names.  Readings typed in from a physical deck or drawn by the site use the
 spreads in ``SPREADS``.  ``clean_reading`` checks any reading (a form's, an import's)
 before it is stored, so templates and the statistics can trust the shape.
 """
@@ -29,6 +29,7 @@ import random
 import secrets
 from dataclasses import dataclass
 
+from games import registry
 from games.engine import cards as deck
 
 VERSION = 1
@@ -307,145 +308,6 @@ def all_cards(reading: dict) -> list[str]:
 
 # --- readings of finished games ------------------------------------------------------------
 
-SOURCE_NOTES = {
-    "hand": "Not placed during the game: taken from your hand to complete the reading.",
-    "deck": "Not placed during the game: drawn from the deck to complete the reading.",
-}
-
-
-def _know_thyself(engine: dict, outcome: dict | None) -> dict:
-    positions = []
-    # The engine lists the Sefira from the root upwards; the page shows them as on the
-    # board, the Crown at the top.
-    for pos in reversed(engine.get("positions", [])):
-        note = SOURCE_NOTES.get(pos.get("source") or "", "")
-        if pos.get("source") == "tree":
-            note = "Resolved on the Tree." if pos.get("resolved") else "Still unresolved when the game ended."
-        positions.append({
-            "id": pos["space"], "label": pos.get("name") or pos["space"], "question": pos.get("question", ""),
-            "meaning": pos.get("meaning", ""), "card": pos.get("major"), "reversed": False,
-            "minors": [{"card": m, "reversed": False} for m in pos.get("minors", [])], "note": note,
-        })
-    sections = [{"id": "central", "title": "The four central Sefira",
-                 "about": "The middle pillar of the Tree, from the Crown down to the Foundation.",
-                 "positions": positions}]
-    obstacle = engine.get("obstacle")
-    if obstacle:
-        sections.append({"id": "obstacle", "title": "The obstacle", "about": "", "positions": [{
-            "id": "obstacle", "label": obstacle.get("name") or "The Obstacle",
-            "question": obstacle.get("question", ""), "meaning": obstacle.get("meaning", ""),
-            "card": obstacle["card"], "reversed": False, "minors": [], "note": "",
-        }]})
-    return {"version": VERSION, "layout": "tree", "sections": sections, "story": [],
-            "summary": _summary(outcome)}
-
-
-def _summary(outcome: dict | None) -> str:
-    if not outcome:
-        return ""
-    result = {"win": "Won", "loss": "Lost", "draw": "A draw", "ended": "Ended"}.get(outcome.get("result"), "Ended")
-    scores = outcome.get("scores") or []
-    text = f"{result}: {outcome.get('reason', '').rstrip('.')}." if outcome.get("reason") else f"{result}."
-    if scores:
-        text += f" Score {', '.join(str(s) for s in scores)}."
-    return text
-
-
-def _generic(engine: dict, outcome: dict | None) -> dict:
-    """A mode without a dedicated layout yet: its reading's cards, in the engine's order."""
-    positions = []
-    for i, pos in enumerate(engine.get("positions", []) or []):
-        card = pos.get("card") or pos.get("major")
-        if not deck.is_card(card):
-            continue
-        positions.append({
-            "id": str(pos.get("space") or pos.get("id") or f"p{i + 1}")[:40],
-            "label": pos.get("name") or pos.get("label") or f"Card {i + 1}",
-            "question": pos.get("question", ""), "meaning": pos.get("meaning", ""), "card": card,
-            "reversed": bool(pos.get("reversed")), "minors": [
-                {"card": m, "reversed": False} for m in pos.get("minors", []) if deck.is_card(m)
-            ], "note": "",
-        })
-    if not positions:
-        positions = [{"id": f"c{i + 1}", "label": f"Card {i + 1}", "question": "", "meaning": "", "card": c,
-                      "reversed": False, "minors": [], "note": ""}
-                     for i, c in enumerate(engine.get("cards", []) or []) if deck.is_card(c)]
-    return {"version": VERSION, "layout": "spread",
-            "sections": [{"id": "reading", "title": "The reading", "about": "", "positions": positions}],
-            "story": [str(line) for line in engine.get("story", []) or []], "summary": _summary(outcome)}
-
-
-def _starfield(engine: dict, outcome: dict | None) -> dict:
-    """Lovers' Discourse and Warring Planets: the engine already groups its reading into the
-    event spread (or the conflict story), the sacred columns and the Ouroboros rings."""
-    sections = []
-    for index, section in enumerate(engine.get("sections", [])):
-        positions = []
-        for pos in section.get("positions", []):
-            majors = [c for c in pos.get("cards") or ([pos["card"]] if pos.get("card") else []) if deck.is_card(c)]
-            # The event spread keeps its empty places (an event that never happened says
-            # something too); the board methods list only spaces that hold a card.
-            if not majors and index > 0:
-                continue
-            note = ""
-            if len(majors) > 1:
-                note = "Shares the space with " + " and ".join(deck.label(c) for c in majors[1:]) + "."
-            elif not majors:
-                note = "This did not happen in the game."
-            positions.append({
-                "id": str(pos.get("id") or pos.get("space"))[:40], "label": pos.get("label", ""),
-                "question": pos.get("question", ""), "meaning": pos.get("meaning", ""),
-                "card": majors[0] if majors else None, "reversed": False,
-                "minors": [{"card": m, "reversed": False} for m in pos.get("minors", []) if deck.is_card(m)],
-                "note": note,
-            })
-        if positions:
-            sections.append({"id": section.get("id", f"s{index}"), "title": section.get("title", ""),
-                             "about": section.get("about", ""), "positions": positions})
-    return {"version": VERSION, "layout": "starfield", "sections": sections,
-            "story": [str(line) for line in engine.get("story", []) or []], "summary": _summary(outcome),
-            "seal": [c for c in engine.get("cards", []) if deck.is_card(c)]}
-
-
-def _dream_odyssey(engine: dict, outcome: dict | None) -> dict:
-    """The Crown sought, the Party that stood with you there, the Majors gained, the tale."""
-    world = engine.get("landscape") or {}
-    crown = (engine.get("crown") or {}).get("card")
-    sections = [{"id": "crown", "title": "The Crown",
-                 "about": f"The dream: {world.get('landscape', 'a landscape')} ({world.get('type', '')}).".replace(" ()", ""),
-                 "positions": [{"id": "crown", "label": "The Crown", "meaning": "",
-                                "question": "Whose blessing or wisdom did you seek, and what would it give you?",
-                                "card": crown, "reversed": False, "minors": [], "note": ""}]}]
-    party = [c for c in engine.get("crown_party", []) if deck.is_card(c)]
-    if party:
-        sections.append({"id": "party", "title": "The Party at the Crown",
-                         "about": "The companions who stood with you in the Crown's encounters.",
-                         "positions": [{"id": f"party{i}", "label": deck.label(c), "meaning": "",
-                                        "question": "Who is this companion to you?", "card": c,
-                                        "reversed": False, "minors": [], "note": ""}
-                                       for i, c in enumerate(party)]})
-    gained = [g for g in engine.get("majors_gained", []) if deck.is_card(g.get("card"))]
-    if gained:
-        sections.append({"id": "gained", "title": "Majors gained on the way",
-                         "about": "Powers you carried through the dream.",
-                         "positions": [{"id": f"gained{i}", "label": deck.label(g["card"]), "meaning": "",
-                                        "question": "Which step of your journey does this mark?",
-                                        "card": g["card"], "reversed": False, "minors": [],
-                                        "note": f"Gained: {g.get('from', '')}." if g.get("from") else ""}
-                                       for i, g in enumerate(gained)]})
-    return {"version": VERSION, "layout": "tale", "sections": sections,
-            "story": [str(line) for line in engine.get("tale", []) or []], "summary": _summary(outcome),
-            "seal": [c for c in engine.get("cards", []) if deck.is_card(c)]}
-
-
-GAME_LAYOUTS = {
-    "know_thyself": _know_thyself,
-    "lovers_discourse": _starfield,
-    "warring_planets": _starfield,
-    "dream_odyssey": _dream_odyssey,
-}
-
-
 def from_game(mode: str, rules, state: dict, seat: int, *, names: dict[int, str] | None = None,
               reason: str | None = None) -> dict:
     """Lay a finished game's ``rules.reading(state)`` out for the journal of one seat.
@@ -453,9 +315,8 @@ def from_game(mode: str, rules, state: dict, seat: int, *, names: dict[int, str]
     The summary is that seat's own: "You won" or "You lost", the end's reason as the
     game page words it (``reason``, players named), and the scores by name (``names``,
     seat index to name; the seat itself is "you")."""
-    adapter = GAME_LAYOUTS.get(mode, _generic)
     outcome = rules.outcome(state)
-    layout = adapter(rules.reading(state), outcome)
+    layout = {"version": VERSION, **registry.entry(mode).reading_layout(rules.reading(state), outcome)}
     if outcome:
         layout["summary"] = seat_summary(outcome, seat, names or {}, reason)
     return clean_reading(_words_for(layout, seat, names or {}))

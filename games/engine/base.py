@@ -69,6 +69,9 @@ class Rules:
     variants: tuple[str, ...] = ("standard",)
     # Variants that may be combined with each other ("standard" combines with nothing).
     combinable: bool = True
+    # The board drawn in text from a view (terminal play, turn mail): a function of the
+    # view, set with ``staticmethod``; None shows the view's fields instead.
+    text_drawing = None
     # The last answer of legal_moves: (state, its move and rng counters, seat, moves).
     _last_legal: tuple | None = None
 
@@ -206,6 +209,32 @@ class Rules:
             if key in move:
                 parts.append(f"{key}={move[key]}")
         return " ".join(str(p) for p in parts)
+
+    def move_facts(self, state: State, seat: int, move: Move) -> dict:
+        """What ``move`` is, so that a page need not work it out: ``draws_hidden`` (it
+        takes cards from a face-down pile, so once sent it cannot be taken back),
+        ``ends_turn`` (the seat is not to act after it) and ``ends_game``.  Raises
+        ``IllegalMove`` for a move that is not legal now.  Games with other hidden piles
+        override it."""
+        after = self.apply(state, seat, move)
+
+        def in_decks(s):
+            return sum(len(cards) for zone, cards in self.zones(s).items() if "deck" in zone)
+
+        return {"draws_hidden": in_decks(after) < in_decks(state),
+                "ends_turn": seat not in self.to_act(after),
+                "ends_game": self.outcome(after) is not None}
+
+    def log_for(self, view: dict, reader: int | None, entries: Iterable[tuple[int, str]]) -> list[str]:
+        """The move log as ``reader`` may read it, from (mover, the move's words as
+        ``describe_move`` gave them to the mover): a card the reader cannot see in
+        ``view`` now is "a card", and another seat's "your" is "their".  Seats are still
+        "Seat N" here; ``words.for_reader`` names them."""
+        from .words import as_seen_by, redact, visible_cards
+        from .cards import CARDS
+
+        hidden = set(CARDS) - visible_cards(view)
+        return [as_seen_by(redact(text, hidden), mover == reader) for mover, text in entries]
 
     def determinize(self, view: dict, seat: int, rng: random.Random) -> State:
         """A full state consistent with ``view`` (what ``seat`` may know), its hidden cards

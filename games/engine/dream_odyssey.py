@@ -44,6 +44,7 @@ from itertools import combinations
 
 from . import register
 from .base import IllegalMove, Move, Rules, State, shuffled
+from .drawings import render_dream_odyssey
 from .cards import CARDS, COURTS, DECK, MAJORS, MINORS, ROMAN, is_card, rank_of, suit_of, value
 from .dream_tables import (AUGMENT, COURT_PEOPLE, DEATH_LOOK, LANDSCAPES, LOST_PEEK, NEEDS_DECK,
                            NEEDS_DISCARD, OPENING_HAND, PLACES, POWERS, PRIESTESS_LOOK,
@@ -107,6 +108,7 @@ def _shares(a: str, b: str) -> bool:
 
 class DreamOdyssey(Rules):
     slug = SLUG
+    text_drawing = staticmethod(render_dream_odyssey)
     title = "Dream Odyssey"
     summary = ("A solo journey up the Tree of Life: travel its branches, overcome the cards "
                "each Sefira hosts with your hand and your Party, and reach the Crown before "

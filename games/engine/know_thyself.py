@@ -26,6 +26,7 @@ from . import plane as mplane
 from . import register
 from .base import Move, Rules, State, shuffled
 from .cards import CARDS, COURTS, DECK, FOOL, is_card, label, short_name, value
+from .drawings import render_know_thyself
 from .tree import (ADJACENT, CENTRAL, GRACE_FIELDS, ROOT, SEFIRA, SPACE_NAMES, SPACES,
                    SPECIAL_CARD)
 
@@ -89,6 +90,7 @@ def _space_name(space: str) -> str:
 
 class KnowThyself(Rules):
     slug = SLUG
+    text_drawing = staticmethod(render_know_thyself)
     title = "Know Thyself"
     summary = ("Solitaire on the Tree of Life: grow the tree with Majors from its root, match "
                "Minors on the Material Plane to raise them, and resolve every Sefira.")

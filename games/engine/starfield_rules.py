@@ -37,6 +37,7 @@ from __future__ import annotations
 from . import plane, starfield
 from .base import IllegalMove, Move, Rules, State, check_move_shape, copy_state, shuffled
 from .cards import DECK, FOOL, MOON, SUN, is_card, is_major, keyword, label, value
+from .drawings import render_starfield
 
 HAND_START = 3
 REFILL_TO = 4  # after a court negation the player draws back up to this many
@@ -92,6 +93,8 @@ def sacred_number(cards: list[str]) -> tuple[int, str]:
 
 class StarfieldGame(Rules):
     """The common engine of the two Starfield games; subclasses set the hooks."""
+
+    text_drawing = staticmethod(render_starfield)
 
     min_players = 2
     max_players = 2

@@ -600,3 +600,6 @@ def render_tarot_hallow(view: dict, names: list[str] | None = None) -> list[str]
 
 
 register(TarotHallow())
+
+
+TarotHallow.text_drawing = staticmethod(render_tarot_hallow)  # defined below the class it draws

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-from .cards import CARDS
+from typing import Any
+
+from .cards import CARDS, label
 
 SEAT = re.compile(r"\b([Ss])eat (\d+)('s)?")
 # "Seat 1 has" reads "you has" once the reader is seat 1: the verbs engine texts use.
@@ -78,3 +80,47 @@ def log_sentence(entry: dict, reader: int | None = None) -> str:
         what += f" in column {entry['column'] + 1}"
     sentence = f"{who} {what}".strip()
     return sentence[:1].upper() + sentence[1:] + ("" if sentence.endswith(".") else ".")
+
+
+# --- what a seat may read of the move log -------------------------------------------------
+
+_NAMES = [(card.name, code) for code, card in CARDS.items()]
+_YOUR = re.compile(r"\b([Yy])our\b")
+
+
+def visible_cards(data: Any) -> set[str]:
+    """Every card a view shows: by its code anywhere in it, or by its name in its text (a
+    story line such as "you draw the Five of Swords" tells the seat that card)."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in CARDS:
+                found.add(item)
+            elif len(item) > 8:
+                found.update(code for name, code in _NAMES if name in item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def redact(text: str, hidden: set[str]) -> str:
+    """``text`` with every card of ``hidden`` said as "a card" (by label, name or code)."""
+    for code in hidden:
+        card = CARDS[code]
+        if card.name in text:
+            for said in (label(code), f"the {card.name}", card.name):
+                text = text.replace(said, "a card")
+        if code in text:
+            text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", "a card", text)
+    return text
+
+
+def as_seen_by(text: str, mine: bool) -> str:
+    """A move's words are written for the mover ("to column 2 of your Material Plane");
+    every other seat reads them as "their Material Plane", which is whose it was."""
+    return text if mine else _YOUR.sub(lambda m: "Their" if m.group(1) == "Y" else "their", text)

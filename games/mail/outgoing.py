@@ -2,7 +2,7 @@
 answers to replies.
 
 A turn mail is built only from what the seat may know: ``view(state, seat)`` for the board
-(drawn in text as the terminal player draws it, ``games.engine.play.RENDERERS``, or for a
+(drawn in text as the terminal player draws it, the game's ``Rules.text_drawing``, or for a
 game without a drawing its view's fields in words) and ``legal_moves`` + ``describe_move``
 for the numbered moves.  It never reads the stored
 state for anything else, so it cannot show a card from another hand or a face-down pile.
@@ -28,7 +28,7 @@ from django.utils.timesince import timesince
 
 from games.engine import cards as card_data
 from games.engine.words import for_reader, log_sentence
-from games.engine.play import RENDERERS
+from games.engine import get_rules
 from games.models import Game, GameEvent, Seat
 
 REPLY_LOCAL_PART = "play"
@@ -162,7 +162,7 @@ def board_drawing(view: dict, game: str, names: dict[int, str]) -> str:
     The prompt is left out (the mail says it above the board), and so is the log: the
     drawings of the Tree and the Starfield have none, and the mail tells the end of it.
     """
-    draw = RENDERERS.get(game)
+    draw = get_rules(game).text_drawing
     if draw is None:
         return ""
     lines = [line.rstrip() for line in draw(view)]

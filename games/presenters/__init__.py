@@ -5,22 +5,14 @@ and ``legal_moves(state, seat)`` (plus ``describe_move`` for labels), and return
 data for ``templates/games/game.html``.  Nothing here knows a game's rules: where a card
 may go is read from the legal moves, never worked out again.
 
-``present(game, seat_index, state, pick=None)`` picks the presenter of the game's board
-(``BOARDS``); a game without one of its own is shown by ``generic`` (hand and moves as
-buttons), so every registered engine is playable here the day it lands.
+``present(rules, state, seat, pick=None)`` asks the game's board module, named by its line
+in ``games.registry``; a game without one of its own is shown by ``generic`` (hand and
+moves as buttons), so every registered engine is playable here the day it lands.
 """
 
 from __future__ import annotations
 
-from . import dream, generic, starfield, tree
 from .common import Presentation, visible_cards
-
-BOARDS = {
-    "know_thyself": tree,
-    "dream_odyssey": dream,
-    "lovers_discourse": starfield,
-    "warring_planets": starfield,
-}
 
 
 def present(rules, state: dict, seat: int | None, *, pick: str | None = None, interactive: bool = True
@@ -28,8 +20,10 @@ def present(rules, state: dict, seat: int | None, *, pick: str | None = None, in
     """Everything the game page shows of ``state`` to ``seat`` (None: a spectator/replay)."""
     view = rules.view(state, seat)
     moves = rules.legal_moves(state, seat) if (interactive and seat is not None) else []
-    board = BOARDS.get(rules.slug, generic)
+    from games.registry import entry  # the registry names each game's board module
+
+    board = entry(rules.slug).board
     return board.present(rules, state, view, seat, moves, pick)
 
 
-__all__ = ["BOARDS", "Presentation", "present", "visible_cards"]
+__all__ = ["Presentation", "present", "visible_cards"]

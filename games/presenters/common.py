@@ -6,7 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import CARDS, ROMAN, SUIT_NAMES, is_card
+from games.engine.cards import CARDS, ROMAN, SUIT_NAMES
+from games.engine.words import visible_cards  # noqa: F401  (presenters' callers used it from here)
 
 SUIT_SIGNS = {"c": "cups", "s": "swords", "p": "pentacles", "w": "wands"}
 
@@ -38,29 +39,6 @@ def card_back(label: str = "A face-down card") -> dict:
 def segment(a: tuple[int, int], b: tuple[int, int]) -> tuple[str, ...]:
     """A line between the centres of two grid cells, as SVG numbers (never localised)."""
     return tuple(f"{v + 0.5:g}" for v in (a[0], a[1], b[0], b[1]))
-
-
-_NAMES = [(card.name, code) for code, card in CARDS.items()]
-
-
-def visible_cards(data: Any) -> set[str]:
-    """Every card a view shows: by its code anywhere in it, or by its name in its text (a
-    story line such as "you draw the Five of Swords" tells the seat that card)."""
-    found: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if is_card(item):
-                found.add(item)
-            elif len(item) > 8:
-                found.update(code for name, code in _NAMES if name in item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return found
 
 
 @dataclass
@@ -165,3 +143,19 @@ def choices_for(rules, state: dict, seat: int | None, moves: list[dict], pick: s
         Choice(m, rules.describe_move(state, seat, m), target_of(m)) for m in moves if m.get("card") == pick
     ] if pick else []
     return pickable, pick, picked_choices, actions
+
+
+# --- the journal's reading of a finished game -----------------------------------------------
+# Each board module lays its games' ``rules.reading(state)`` out in the journal's shape
+# (``journal.readings``: sections of positions, a story, a summary) with ``reading_layout``.
+
+
+def outcome_summary(outcome: dict | None) -> str:
+    if not outcome:
+        return ""
+    result = {"win": "Won", "loss": "Lost", "draw": "A draw", "ended": "Ended"}.get(outcome.get("result"), "Ended")
+    scores = outcome.get("scores") or []
+    text = f"{result}: {outcome.get('reason', '').rstrip('.')}." if outcome.get("reason") else f"{result}."
+    if scores:
+        text += f" Score {', '.join(str(s) for s in scores)}."
+    return text

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from games.engine import tree as tree_board
 
-from .common import Presentation, card_back, card_info, choices_for, option_facts, presentation, segment
+from games.engine import cards as deck
+from .common import Presentation, card_back, card_info, choices_for, option_facts, presentation, segment, outcome_summary
 
 # Short words: the space is small on a phone, and a face-down Major is drawn as a card back.
 STATUS = {"won": "won", "attainable": "in reach", "unattainable": "out of reach"}
@@ -119,3 +120,37 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         piles=piles,
         facts=facts + option_facts(view),
     )
+
+
+# --- the journal's reading ------------------------------------------------------------------
+
+
+def reading_layout(engine: dict, outcome: dict | None) -> dict:
+    """The Crown sought, the Party that stood with you there, the Majors gained, the tale."""
+    world = engine.get("landscape") or {}
+    crown = (engine.get("crown") or {}).get("card")
+    sections = [{"id": "crown", "title": "The Crown",
+                 "about": f"The dream: {world.get('landscape', 'a landscape')} ({world.get('type', '')}).".replace(" ()", ""),
+                 "positions": [{"id": "crown", "label": "The Crown", "meaning": "",
+                                "question": "Whose blessing or wisdom did you seek, and what would it give you?",
+                                "card": crown, "reversed": False, "minors": [], "note": ""}]}]
+    party = [c for c in engine.get("crown_party", []) if deck.is_card(c)]
+    if party:
+        sections.append({"id": "party", "title": "The Party at the Crown",
+                         "about": "The companions who stood with you in the Crown's encounters.",
+                         "positions": [{"id": f"party{i}", "label": deck.label(c), "meaning": "",
+                                        "question": "Who is this companion to you?", "card": c,
+                                        "reversed": False, "minors": [], "note": ""}
+                                       for i, c in enumerate(party)]})
+    gained = [g for g in engine.get("majors_gained", []) if deck.is_card(g.get("card"))]
+    if gained:
+        sections.append({"id": "gained", "title": "Majors gained on the way",
+                         "about": "Powers you carried through the dream.",
+                         "positions": [{"id": f"gained{i}", "label": deck.label(g["card"]), "meaning": "",
+                                        "question": "Which step of your journey does this mark?",
+                                        "card": g["card"], "reversed": False, "minors": [],
+                                        "note": f"Gained: {g.get('from', '')}." if g.get("from") else ""}
+                                       for i, g in enumerate(gained)]})
+    return {"layout": "tale", "sections": sections,
+            "story": [str(line) for line in engine.get("tale", []) or []], "summary": outcome_summary(outcome),
+            "seal": [c for c in engine.get("cards", []) if deck.is_card(c)]}

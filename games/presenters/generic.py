@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .common import Presentation, card_info, choices_for, presentation
+from games.engine import cards as deck
+from .common import Presentation, card_info, choices_for, presentation, outcome_summary
 
 
 def present(rules, state, view, seat, moves, pick) -> Presentation:
@@ -20,3 +21,30 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         hand_count=view.get("hand_count"),
         rows=rows,
     )
+
+
+# --- the journal's reading ------------------------------------------------------------------
+
+
+def reading_layout(engine: dict, outcome: dict | None) -> dict:
+    """A mode without a dedicated layout yet: its reading's cards, in the engine's order."""
+    positions = []
+    for i, pos in enumerate(engine.get("positions", []) or []):
+        card = pos.get("card") or pos.get("major")
+        if not deck.is_card(card):
+            continue
+        positions.append({
+            "id": str(pos.get("space") or pos.get("id") or f"p{i + 1}")[:40],
+            "label": pos.get("name") or pos.get("label") or f"Card {i + 1}",
+            "question": pos.get("question", ""), "meaning": pos.get("meaning", ""), "card": card,
+            "reversed": bool(pos.get("reversed")), "minors": [
+                {"card": m, "reversed": False} for m in pos.get("minors", []) if deck.is_card(m)
+            ], "note": "",
+        })
+    if not positions:
+        positions = [{"id": f"c{i + 1}", "label": f"Card {i + 1}", "question": "", "meaning": "", "card": c,
+                      "reversed": False, "minors": [], "note": ""}
+                     for i, c in enumerate(engine.get("cards", []) or []) if deck.is_card(c)]
+    return {"layout": "spread",
+            "sections": [{"id": "reading", "title": "The reading", "about": "", "positions": positions}],
+            "story": [str(line) for line in engine.get("story", []) or []], "summary": outcome_summary(outcome)}

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from games.engine import starfield as sf
 
-from .common import Presentation, card_back, card_info, choices_for, option_facts, presentation, segment
+from games.engine import cards as deck
+from .common import Presentation, card_back, card_info, choices_for, option_facts, presentation, segment, outcome_summary
 
 WIDTH, HEIGHT = 5, 7
 COLUMN_TITLES = ("Column 1", "Column 2", "Column 3")
@@ -119,3 +120,38 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         piles=piles,
         facts=facts,
     )
+
+
+# --- the journal's reading ------------------------------------------------------------------
+
+
+def reading_layout(engine: dict, outcome: dict | None) -> dict:
+    """Lovers' Discourse and Warring Planets: the engine already groups its reading into the
+    event spread (or the conflict story), the sacred columns and the Ouroboros rings."""
+    sections = []
+    for index, section in enumerate(engine.get("sections", [])):
+        positions = []
+        for pos in section.get("positions", []):
+            majors = [c for c in pos.get("cards") or ([pos["card"]] if pos.get("card") else []) if deck.is_card(c)]
+            # The event spread keeps its empty places (an event that never happened says
+            # something too); the board methods list only spaces that hold a card.
+            if not majors and index > 0:
+                continue
+            note = ""
+            if len(majors) > 1:
+                note = "Shares the space with " + " and ".join(deck.label(c) for c in majors[1:]) + "."
+            elif not majors:
+                note = "This did not happen in the game."
+            positions.append({
+                "id": str(pos.get("id") or pos.get("space"))[:40], "label": pos.get("label", ""),
+                "question": pos.get("question", ""), "meaning": pos.get("meaning", ""),
+                "card": majors[0] if majors else None, "reversed": False,
+                "minors": [{"card": m, "reversed": False} for m in pos.get("minors", []) if deck.is_card(m)],
+                "note": note,
+            })
+        if positions:
+            sections.append({"id": section.get("id", f"s{index}"), "title": section.get("title", ""),
+                             "about": section.get("about", ""), "positions": positions})
+    return {"layout": "starfield", "sections": sections,
+            "story": [str(line) for line in engine.get("story", []) or []], "summary": outcome_summary(outcome),
+            "seal": [c for c in engine.get("cards", []) if deck.is_card(c)]}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from games.engine import tree as tree_board
 
-from .common import Presentation, card_info, choices_for, option_facts, presentation, segment
+from games.engine import cards as deck  # noqa: F401
+from .common import Presentation, card_info, choices_for, option_facts, presentation, segment, outcome_summary
 
 COLUMN_TITLES = ("Left Seeress", "Middle Seeress", "Right Seeress")
 
@@ -74,3 +75,39 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         piles=piles,
         facts=facts + option_facts(view),
     )
+
+
+# --- the journal's reading ------------------------------------------------------------------
+
+
+SOURCE_NOTES = {
+    "hand": "Not placed during the game: taken from your hand to complete the reading.",
+    "deck": "Not placed during the game: drawn from the deck to complete the reading.",
+}
+
+
+def reading_layout(engine: dict, outcome: dict | None) -> dict:
+    positions = []
+    # The engine lists the Sefira from the root upwards; the page shows them as on the
+    # board, the Crown at the top.
+    for pos in reversed(engine.get("positions", [])):
+        note = SOURCE_NOTES.get(pos.get("source") or "", "")
+        if pos.get("source") == "tree":
+            note = "Resolved on the Tree." if pos.get("resolved") else "Still unresolved when the game ended."
+        positions.append({
+            "id": pos["space"], "label": pos.get("name") or pos["space"], "question": pos.get("question", ""),
+            "meaning": pos.get("meaning", ""), "card": pos.get("major"), "reversed": False,
+            "minors": [{"card": m, "reversed": False} for m in pos.get("minors", [])], "note": note,
+        })
+    sections = [{"id": "central", "title": "The four central Sefira",
+                 "about": "The middle pillar of the Tree, from the Crown down to the Foundation.",
+                 "positions": positions}]
+    obstacle = engine.get("obstacle")
+    if obstacle:
+        sections.append({"id": "obstacle", "title": "The obstacle", "about": "", "positions": [{
+            "id": "obstacle", "label": obstacle.get("name") or "The Obstacle",
+            "question": obstacle.get("question", ""), "meaning": obstacle.get("meaning", ""),
+            "card": obstacle["card"], "reversed": False, "minors": [], "note": "",
+        }]})
+    return {"layout": "tree", "sections": sections, "story": [],
+            "summary": outcome_summary(outcome)}

@@ -1,0 +1,87 @@
+"""Every game the site offers, one line each: what the site needs of it, found in one place.
+
+A line names the game's rules (the engine module registers them under the slug), the
+board module that presents it on the page and lays its reading out for the journal
+(``games.presenters``: ``present`` and ``reading_layout``), and the words of the
+new-game page for its variations. Its text drawing for mail and the terminal is the
+engine's own (``Rules.text_drawing``); its title and summary too.
+
+A game with no line here (an engine that just landed) still plays: ``entry`` gives it
+the generic board, the generic reading and the catalogue's words, and lists it after the
+others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Callable
+
+from games.engine import RULES, Rules, get_rules
+from games.presenters import dream, generic, starfield, tree
+
+# Words for the variations, shared by the games that have them (the project's own words).
+VARIANT_TEXT = {
+    "standard": "The rules as written, with nothing changed.",
+    "meditative": "Every Major absorbs twice its value, so each Sefira needs more Minors: a longer, "
+                  "slower game.",
+    "fated": "A Minor may only go onto a shortest column of the Material Plane, so fewer choices are "
+             "open each turn.",
+    "numerology": "A sacred number (6 to 10) is drawn first; a match is any set in a row or column whose "
+                  "values add up to a multiple of it, instead of cards of one suit.",
+    "noble": "A Guard that is a court card can only be beaten by another court card.",
+    "outnumber": "Several raised Minors may attack one Guard together when their values add up to at "
+                 "least the Guard's.",
+}
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    slug: str
+    board: ModuleType = generic  # present(rules, state, view, seat, moves, pick) and reading_layout(...)
+    variant_text: dict[str, str] = field(default_factory=dict)  # beside VARIANT_TEXT, or overriding it
+
+    @property
+    def rules(self) -> Rules:
+        return get_rules(self.slug)
+
+    @property
+    def reading_layout(self) -> Callable[[dict, dict | None], dict]:
+        return self.board.reading_layout
+
+    @property
+    def text_drawing(self) -> Callable[[dict], list[str]] | None:
+        return self.rules.text_drawing
+
+    def describe_variant(self, name: str) -> str:
+        return self.variant_text.get(name) or VARIANT_TEXT.get(name, "")
+
+
+GAMES: dict[str, GameEntry] = {}
+
+
+def add(entry: GameEntry) -> GameEntry:
+    GAMES[entry.slug] = entry
+    return entry
+
+
+# The site's order is the order of these lines.
+add(GameEntry("know_thyself", board=tree))
+add(GameEntry("lovers_discourse", board=starfield))
+add(GameEntry("warring_planets", board=starfield))
+add(GameEntry("dream_odyssey", board=dream))
+add(GameEntry("tarot_hallow"))
+
+
+def entry(slug: str) -> GameEntry:
+    """The game's line, or the generic one for an engine without a line; ValueError for
+    a slug no engine knows."""
+    get_rules(slug)
+    return GAMES.get(slug) or GameEntry(slug)
+
+
+def entries() -> list[GameEntry]:
+    """Every game the site offers, in the site's order: the registry's lines first, then
+    any registered engine without one."""
+    listed = [GAMES[slug] for slug in GAMES if slug in RULES]
+    return listed + [GameEntry(slug) for slug in RULES if slug not in GAMES]
