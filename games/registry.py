@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Callable
 
 from games.engine import RULES, Rules, get_rules
-from games.presenters import dream, generic, starfield, tree
+from games.presenters import Presentation, dream, generic, hallow, starfield, tree
 
 # Words for the variations, shared by the games that have them (the project's own words).
 VARIANT_TEXT = {
@@ -70,7 +70,7 @@ add(GameEntry("know_thyself", board=tree))
 add(GameEntry("lovers_discourse", board=starfield))
 add(GameEntry("warring_planets", board=starfield))
 add(GameEntry("dream_odyssey", board=dream))
-add(GameEntry("tarot_hallow"))
+add(GameEntry("tarot_hallow", board=hallow))
 
 
 def entry(slug: str) -> GameEntry:
@@ -85,3 +85,12 @@ def entries() -> list[GameEntry]:
     any registered engine without one."""
     listed = [GAMES[slug] for slug in GAMES if slug in RULES]
     return listed + [GameEntry(slug) for slug in RULES if slug not in GAMES]
+
+
+def present(rules: Rules, state: dict, seat: int | None, *, pick: str | None = None,
+            interactive: bool = True) -> Presentation:
+    """Everything the game page shows of ``state`` to ``seat`` (None: a spectator or a
+    replay), drawn by the game's board module from that seat's view and legal moves."""
+    view = rules.view(state, seat)
+    moves = rules.legal_moves(state, seat) if (interactive and seat is not None) else []
+    return entry(rules.slug).board.present(rules, state, view, seat, moves, pick)

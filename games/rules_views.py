@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from games.catalogue import modes
 from games.engine import RULES
-from games.presenters import present
+from games.registry import present
 
 
 def has_rules_page(slug: str) -> bool:

@@ -26,7 +26,7 @@ from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
-from games.presenters import present
+from games.registry import present
 
 logger = logging.getLogger(__name__)
 

@@ -17,14 +17,13 @@ import uuid
 import zipfile
 from pathlib import Path
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games.engine import cards as deck
 
-from . import readings, seal_files, services
-from .models import Entry, Mode
+from . import kinds, readings, seal_files, services
+from .models import Entry
 
 FORMAT_NAME = "sefirot-journal"
 FORMAT_VERSION = 1
@@ -74,7 +73,7 @@ def card_line(card: str, reversed_: bool) -> str:
 
 
 def entry_markdown(entry_data: dict) -> str:
-    lines = [f"# {entry_data['title']}", "", f"*{entry_data['date']} \u00b7 {Mode(entry_data['mode']).label}*"]
+    lines = [f"# {entry_data['title']}", "", f"*{entry_data['date']} \u00b7 {kinds.label(entry_data['mode'])}*"]
     if entry_data["tags"]:
         lines.append(f"Tags: {', '.join(entry_data['tags'])}")
     reading = entry_data["reading"]
@@ -184,7 +183,7 @@ def _entry_fields(i: int, data: object) -> dict:
     if not isinstance(title, str) or not title.strip():
         raise ImportError_(f"{where} has no title.")
     mode = data.get("mode")
-    if mode not in Mode.values:
+    if mode not in kinds.values():
         raise ImportError_(f"{where}: unknown kind of reading {mode!r}.")
     try:
         reading = readings.clean_reading(data.get("reading"))

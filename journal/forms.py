@@ -5,8 +5,8 @@ from django.core.exceptions import ValidationError
 
 from games.engine import cards as deck
 
-from . import readings, services
-from .models import Entry, Mode
+from . import kinds, readings, services
+from .models import Entry
 
 CARD_CHOICES = [("", "— choose a card —")] + [(code, deck.label(code)) for code in deck.DECK]
 MAJOR_CHOICES = [("", "— choose a Major —")] + [(code, deck.label(code)) for code in deck.MAJORS]
@@ -43,7 +43,7 @@ class SearchForm(forms.Form):
     q = forms.CharField(required=False, max_length=200, label="Text")
     card = forms.ChoiceField(required=False, choices=[("", "any card")] + CARD_CHOICES[1:])
     tag = forms.CharField(required=False, max_length=40)
-    mode = forms.ChoiceField(required=False, choices=[("", "any kind")] + list(Mode.choices))
+    mode = forms.ChoiceField(required=False, choices=lambda: [("", "any kind")] + kinds.choices())
 
 
 class DrawForm(forms.Form):

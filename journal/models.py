@@ -15,14 +15,19 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from journal import kinds
 
-class Mode(models.TextChoices):
-    KNOW_THYSELF = "know_thyself", "Know Thyself"
-    LOVERS_DISCOURSE = "lovers_discourse", "Lovers' Discourse"
-    WARRING_PLANETS = "warring_planets", "Warring Planets"
-    DREAM_ODYSSEY = "dream_odyssey", "Dream Odyssey"
-    PHYSICAL = "physical", "Physical deck"
-    DRAWN = "drawn", "Drawn by the site"
+
+class Mode:
+    """Names for kinds of reading (``journal.kinds`` lists them all: every game's slug,
+    a physical deck's and a drawn spread's)."""
+
+    KNOW_THYSELF = "know_thyself"
+    LOVERS_DISCOURSE = "lovers_discourse"
+    WARRING_PLANETS = "warring_planets"
+    DREAM_ODYSSEY = "dream_odyssey"
+    PHYSICAL = kinds.PHYSICAL
+    DRAWN = kinds.DRAWN
 
 
 def today():
@@ -51,7 +56,7 @@ class Entry(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="journal_entries")
     date = models.DateField(default=today)
     title = models.CharField(max_length=200)
-    mode = models.CharField(max_length=20, choices=Mode.choices)
+    mode = models.CharField(max_length=40, choices=kinds.choices)
     reading = models.JSONField(default=dict)
     reflections = models.TextField(blank=True)
     reflections_format = models.CharField(max_length=10, choices=Format.choices, default=Format.TEXT)

@@ -316,7 +316,7 @@ def from_game(mode: str, rules, state: dict, seat: int, *, names: dict[int, str]
     game page words it (``reason``, players named), and the scores by name (``names``,
     seat index to name; the seat itself is "you")."""
     outcome = rules.outcome(state)
-    layout = {"version": VERSION, **registry.entry(mode).reading_layout(rules.reading(state), outcome)}
+    layout = {"version": VERSION, **registry.entry(mode).reading_layout(rules.reading(state), outcome, seat)}
     if outcome:
         layout["summary"] = seat_summary(outcome, seat, names or {}, reason)
     return clean_reading(_words_for(layout, seat, names or {}))

@@ -27,7 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.engine import cards as deck
 from sefirot_site.outbox import enqueue
 
-from . import readings
+from . import kinds, readings
 from .models import Entry, EntryCard, Mode, Seal, Tag
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ def sync_cards(entry: Entry) -> None:
 def create_entry(owner, *, title: str, mode: str, reading: dict, date: dt.date | None = None,
                  reflections: str = "", reflections_format: str = Entry.Format.TEXT, tags=(),
                  source_game=None, source_seat: int | None = None, uid=None) -> Entry:
-    if mode not in Mode.values:
+    if mode not in kinds.values():
         raise ValueError(f"Unknown mode {mode!r}.")
     entry = Entry(
         owner=owner, title=title.strip()[:200] or "Untitled reading", mode=mode,
@@ -163,7 +163,7 @@ def entries_from_game(game_id: int) -> list[Entry]:
         game = Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
         return []
-    if game.status != Game.Status.FINISHED or game.mode not in Mode.values:
+    if game.status != Game.Status.FINISHED or not kinds.is_game(game.mode):
         return []
     state = game.load_state()
     made = []

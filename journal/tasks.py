@@ -11,8 +11,6 @@ failed try marks the seal failed with a message the page shows beside a retry bu
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded

@@ -2,33 +2,27 @@
 
 Nothing below this package imports Django; the web app, mail, bots and benchmarks all
 drive games through ``get_rules(slug)`` alone.
+
+Importing the package imports every module in it, and each game module registers its
+rules (``known_games.register``): adding a game to the engine is adding its module (or
+folder) here, nothing more.  The site's order and everything else the site needs of a
+game is its line in ``games.registry``.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from .base import IllegalMove, Rules
+from .known_games import RULES, get_rules, register
 
-RULES: dict[str, Rules] = {}
+# ``play`` is the terminal program, run as ``python -m games.engine.play``: importing it
+# here first would make runpy warn that it is already in sys.modules.
+NOT_GAMES = {"play"}
 
-
-def register(rules: Rules) -> Rules:
-    RULES[rules.slug] = rules
-    return rules
-
-
-def get_rules(slug: str) -> Rules:
-    try:
-        return RULES[slug]
-    except KeyError:
-        raise ValueError(f"Unknown game {slug!r}; known games: {', '.join(sorted(RULES))}") from None
-
-
-# Each game module registers itself on import; the order here is the order the site lists them.
-# (game modules add their import line here)
-from . import know_thyself  # noqa: E402,F401
-from . import lovers_discourse  # noqa: E402,F401
-from . import warring_planets  # noqa: E402,F401
-from . import dream_odyssey  # noqa: E402,F401
-from . import tarot_hallow  # noqa: E402,F401
+for _module in sorted(info.name for info in pkgutil.iter_modules(__path__)):
+    if _module not in NOT_GAMES:
+        importlib.import_module(f"{__name__}.{_module}")
 
 __all__ = ["RULES", "IllegalMove", "Rules", "get_rules", "register"]

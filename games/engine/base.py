@@ -212,8 +212,9 @@ class Rules:
 
     def move_facts(self, state: State, seat: int, move: Move) -> dict:
         """What ``move`` is, so that a page need not work it out: ``draws_hidden`` (it
-        takes cards from a face-down pile, so once sent it cannot be taken back),
-        ``ends_turn`` (the seat is not to act after it) and ``ends_game``.  Raises
+        takes cards from a face-down pile), ``ends_turn`` (the seat is not to act after
+        it), ``ends_game``, and ``irreversible`` (any of those: once sent, it cannot be
+        taken back, so a page asks before sending it).  Raises
         ``IllegalMove`` for a move that is not legal now.  Games with other hidden piles
         override it."""
         after = self.apply(state, seat, move)
@@ -221,9 +222,11 @@ class Rules:
         def in_decks(s):
             return sum(len(cards) for zone, cards in self.zones(s).items() if "deck" in zone)
 
-        return {"draws_hidden": in_decks(after) < in_decks(state),
-                "ends_turn": seat not in self.to_act(after),
-                "ends_game": self.outcome(after) is not None}
+        facts = {"draws_hidden": in_decks(after) < in_decks(state),
+                 "ends_turn": seat not in self.to_act(after),
+                 "ends_game": self.outcome(after) is not None}
+        facts["irreversible"] = any(facts.values())
+        return facts
 
     def log_for(self, view: dict, reader: int | None, entries: Iterable[tuple[int, str]]) -> list[str]:
         """The move log as ``reader`` may read it, from (mover, the move's words as

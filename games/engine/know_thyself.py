@@ -23,7 +23,7 @@ previous turn ends, and a player who then cannot play has lost.
 from __future__ import annotations
 
 from . import plane as mplane
-from . import register
+from .known_games import register
 from .base import Move, Rules, State, shuffled
 from .cards import CARDS, COURTS, DECK, FOOL, is_card, label, short_name, value
 from .drawings import render_know_thyself

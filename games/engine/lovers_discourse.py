@@ -20,7 +20,8 @@ Moves, beyond the shared ones of ``starfield_rules``:
 
 from __future__ import annotations
 
-from . import register, starfield
+from . import starfield
+from .known_games import register
 from .base import Move, State
 from .cards import label
 from .starfield_rules import StarfieldGame

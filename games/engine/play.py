@@ -22,7 +22,8 @@ import random
 import sys
 from typing import TextIO
 
-from . import RULES, IllegalMove, get_rules
+from .base import IllegalMove
+from .known_games import RULES, get_rules
 from . import starfield
 from .cards import DECK
 from .drawings import (card_text, cards_text, render_dream_odyssey, render_generic,  # noqa: F401

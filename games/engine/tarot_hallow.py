@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import register
+from .known_games import register
 from .base import IllegalMove, Move, Rules, State, shuffled
 from .cards import COURTS, MAJORS, MINORS, keyword, label, short_name
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import register, starfield
+from . import starfield
+from .known_games import register
 from .base import IllegalMove, Move, State, check_move_shape, copy_state
 from .cards import is_court, keyword, label, value
 from .plane import card_order

@@ -8,6 +8,8 @@
   ``games.services``;
 - ``tasks`` and ``receivers``: when each mail goes, through the outbox.
 
-It knows of a game only what ``tables.MailTable`` asks, so anything else turn-based with
-seats (a game master's table) can mail its players and take their replies through it.
+Reading a reply knows of a game only what ``tables.MailSeat`` asks (``game_seats`` is
+the site's games seen that way), so anything else turn-based with seats (a game
+master's table) takes its players' replies through it by one ``tables.add_kind`` line,
+and composes its mails with ``outgoing.compose`` and ``outgoing.answer_mail``.
 """

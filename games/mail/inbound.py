@@ -2,9 +2,11 @@
 
 Both ways mail comes in end here: the SMTP receiver (``games.smtp_receiver``, started by
 the run command) and ``manage.py ingest_mail < message.eml`` (a production mail server's
-pipe).  The move goes through ``services.submit_move`` with the version taken from the
-reply address, so a reply to an old turn mail is refused as stale exactly like a doubled
-click on the web; anything refused gets a polite answer saying why, and changes nothing.
+pipe).  The reply address names a seat of a table (``tables``: for the site's games,
+``game_seats``, whose moves go through ``services.submit_move``) and the version its
+turn mail showed, so a reply to an old turn mail is refused as stale exactly like a
+doubled click on the web; anything refused gets a polite answer saying why, and changes
+nothing.
 
 Who may move: the address carries the seat's secret token, and the sender must be one of
 the verified addresses of that seat's player.  (A From header can be forged; the token is
@@ -24,11 +26,11 @@ from email.utils import getaddresses, parseaddr
 
 from allauth.account.models import EmailAddress
 
-from games import services
 from games.engine import IllegalMove
-from games.mail.outgoing import NumberedMove, absolute, answer_mail, from_address, numbered_moves, parse_reply_address
-from games.mail.tasks import deliver_turn_mail
-from games.models import Game, Seat
+from games.mail import game_seats  # noqa: F401  (registers the site's games as a kind of table)
+from games.mail import tables
+from games.mail.outgoing import answer_mail, from_address, parse_reply_address
+from games.mail.tables import MailSeat, NumberedMove
 
 log = logging.getLogger(__name__)
 
@@ -174,16 +176,11 @@ def read_move(line: str, moves: list[NumberedMove]) -> NumberedMove:
 # --- handling -------------------------------------------------------------------------
 
 
-def sender_may_play(seat: Seat, sender: str) -> bool:
-    if seat.user is None or not seat.user.is_active or not sender:
+def sender_may_play(seat: MailSeat, sender: str) -> bool:
+    player = seat.player
+    if player is None or not player.is_active or not sender:
         return False
-    return EmailAddress.objects.filter(user=seat.user, email__iexact=sender, verified=True).exists()
-
-
-def find_seat(token: str) -> Seat | None:
-    seats = Seat.objects.select_related("game", "user")
-    # Some mail servers lower-case the local part; 256 random bits stay unique without case.
-    return seats.filter(reply_token=token).first() or seats.filter(reply_token__iexact=token).first()
+    return EmailAddress.objects.filter(user=player, email__iexact=sender, verified=True).exists()
 
 
 def handle_message(raw: bytes, *, envelope_from: str | None = None,
@@ -208,19 +205,17 @@ def handle_message(raw: bytes, *, envelope_from: str | None = None,
         return Outcome("rejected", "the first line is too long to be a move")
 
     target = reply_target(message, recipients)
-    seat = find_seat(target[0]) if target else None
+    seat = tables.find_seat(target[0]) if target else None
     if seat is None:
         # Answered only to our own players: anyone can forge a From header, and the site
         # must not become a way to send mail to strangers (backscatter).
         if not EmailAddress.objects.filter(email__iexact=sender, verified=True, user__is_active=True).exists():
             return Outcome("ignored", "unknown address from a stranger")
         return reply.refuse("unknown address", "unknown_address")
-    game = seat.game
     if not sender_may_play(seat, sender):
-        log.info("inbound mail for game %s from an address that is not the player's", game.pk)
-        return reply.refuse("wrong sender", "wrong_sender", game=game)
-    version = target[1]
-    return reply.play(seat, version)
+        log.info("inbound mail for table %s from an address that is not the player's", seat.table_id)
+        return reply.refuse("wrong sender", "wrong_sender", seat)
+    return reply.play(seat, target[1])
 
 
 class Reply:
@@ -233,29 +228,19 @@ class Reply:
         self.message_id = str(message.get("Message-ID", "")).strip()
         self.line = first_line(message)
 
-    def play(self, seat: Seat, version: int) -> Outcome:
-        game = seat.game
-        if game.status != Game.Status.ACTIVE:
-            return self.refuse("game not in play", "game_over" if game.is_over else "not_started", game=game)
-        # A mail of a seat asked to act together with others still fits after their moves.
-        if not services.still_current(game, seat.index, version):
-            return self.stale(seat)
-        if seat.index not in game.to_act:
-            return self.refuse("not this seat's turn", "not_your_turn", game=game, seat=seat)
-        moves = numbered_moves(game, game.load_state(), seat.index)
+    def play(self, seat: MailSeat, version: int) -> Outcome:
         try:
-            chosen = read_move(self.line, moves)
-            services.submit_move(game.pk, seat, chosen.move, version)
+            seat.check_turn(version)
+            chosen = read_move(self.line, seat.numbered_moves())
+            seat.play(chosen.move, version)
+        except tables.Stale:
+            return self.stale(seat)
+        except tables.Refused as refusal:
+            return self.refuse(refusal.reason, refusal.kind, seat, detail=refusal.detail)
         except UnreadableMove as error:
             return self.again(seat, "unreadable", str(error))
         except IllegalMove as error:
             return self.again(seat, "illegal move", str(error))
-        except services.StaleMove:
-            return self.stale(seat)
-        except services.GameNotRunning as error:
-            return self.refuse("game not in play", "game_over", game=game, detail=str(error))
-        except services.NotYourSeat:
-            return self.refuse("wrong sender", "wrong_sender", game=game)
         return self.played(seat, chosen)
 
     # -- the answers --
@@ -268,54 +253,42 @@ class Reply:
         except OSError:
             log.exception("inbound mail: could not send the answer to %s", self.sender)
 
-    def refuse(self, reason: str, kind: str, *, game: Game | None = None, seat: Seat | None = None,
-               detail: str = "") -> Outcome:
-        context = {"kind": kind, "game": game, "line": self.line, "detail": detail,
-                   "link": absolute(game.get_absolute_url()) if game is not None and kind != "wrong_sender" else "",
-                   "to_act": _names_to_act(game) if game is not None else []}
+    def refuse(self, reason: str, kind: str, seat: MailSeat | None = None, *, detail: str = "") -> Outcome:
+        context = {"game": None, "link": "", "to_act": []}
+        if seat is not None:
+            context.update(seat.answer_context())
+            if kind == "wrong_sender":  # a stranger to the table learns nothing of it
+                context.update(link="", to_act=[])
+        context.update(kind=kind, line=self.line, detail=detail)
         self._send(answer_mail(self.sender, self.subject, "refused", context, in_reply_to=self.message_id))
-        return Outcome("refused", reason, game.pk if game else None, detail)
+        return Outcome("refused", reason, seat.table_id if seat else None, detail)
 
-    def again(self, seat: Seat, reason: str, explanation: str) -> Outcome:
+    def again(self, seat: MailSeat, reason: str, explanation: str) -> Outcome:
         """Refused, but the seat still has to act: the answer is a fresh turn mail with the why on top."""
-        note = f"Nothing was played: {explanation}"
-        self._mark_sent(deliver_turn_mail(seat.pk, seat.game.version, note=note, in_reply_to=self.message_id,
-                                          subject=self.subject, answer=True))
-        return Outcome("refused", reason, seat.game_id, explanation)
+        self._mark_sent(seat.send_turn_mail(note=f"Nothing was played: {explanation}",
+                                            in_reply_to=self.message_id, subject=self.subject))
+        return Outcome("refused", reason, seat.table_id, explanation)
 
-    def stale(self, seat: Seat) -> Outcome:
-        game = Game.objects.get(pk=seat.game_id)
-        if game.status == Game.Status.ACTIVE and seat.index in game.to_act:
+    def stale(self, seat: MailSeat) -> Outcome:
+        if seat.must_act():
             note = ("Nothing was played: your reply answered a turn that was already played, so its move "
                     "numbers no longer fit. Here is the position now; reply to this mail instead.")
-            self._mark_sent(deliver_turn_mail(seat.pk, game.version, note=note, in_reply_to=self.message_id,
-                                              subject=self.subject, answer=True))
-            return Outcome("refused", "stale", game.pk)
-        seat.game = game
-        kind = "game_over" if game.is_over else "stale"
-        return self.refuse("stale", kind, game=game, seat=seat)
+            self._mark_sent(seat.send_turn_mail(note=note, in_reply_to=self.message_id, subject=self.subject))
+            return Outcome("refused", "stale", seat.table_id)
+        game = seat.answer_context()["game"]
+        return self.refuse("stale", "game_over" if game is not None and game.is_over else "stale", seat)
 
-    def played(self, seat: Seat, chosen: NumberedMove) -> Outcome:
-        game = Game.objects.get(pk=seat.game_id)
-        note = f"Played: {chosen.words}."
-        if game.status == Game.Status.ACTIVE and seat.index in game.to_act:
+    def played(self, seat: MailSeat, chosen: NumberedMove) -> Outcome:
+        if seat.must_act():
             # Still this seat's turn (the next step of a turn, or a solo game): the answer
             # is the next turn mail, with the new numbers and the new reply address.
-            self._mark_sent(deliver_turn_mail(seat.pk, game.version, note=note, in_reply_to=self.message_id,
-                                              subject=self.subject, answer=True))
+            self._mark_sent(seat.send_turn_mail(note=f"Played: {chosen.words}.", in_reply_to=self.message_id,
+                                                subject=self.subject))
         else:
-            context = {"game": game, "move": chosen.words, "to_act": _names_to_act(game),
-                       "link": absolute(game.get_absolute_url()),
-                       "outcome": game.outcome, "reason": game.end_reason}
+            context = {**seat.answer_context(), "move": chosen.words}
             self._send(answer_mail(self.sender, self.subject, "played", context, in_reply_to=self.message_id))
-        return Outcome("played", chosen.words, game.pk)
+        return Outcome("played", chosen.words, seat.table_id)
 
     def _mark_sent(self, result: str) -> None:
         if result != "sent":
             log.warning("inbound mail: no answer went to %s: %s", self.sender, result)
-
-
-def _names_to_act(game: Game) -> list[str]:
-    if game.status != Game.Status.ACTIVE:
-        return []
-    return [s.player_name for s in game.seats.select_related("user") if s.index in game.to_act]

@@ -29,6 +29,7 @@ from django.utils.timesince import timesince
 from games.engine import cards as card_data
 from games.engine.words import for_reader, log_sentence
 from games.engine import get_rules
+from games.mail.tables import NumberedMove
 from games.models import Game, GameEvent, Seat
 
 REPLY_LOCAL_PART = "play"
@@ -49,7 +50,12 @@ RECENT_EVENTS = 12
 
 
 def reply_address(seat: Seat, version: int) -> str:
-    return f"{REPLY_LOCAL_PART}+{seat.reply_token}.{version}@{settings.MAIL_DOMAIN}"
+    return reply_address_of(seat.reply_token, version)
+
+
+def reply_address_of(token: str, version: int) -> str:
+    """The address a reply to a turn mail goes to, for a seat of any kind of table."""
+    return f"{REPLY_LOCAL_PART}+{token}.{version}@{settings.MAIL_DOMAIN}"
 
 
 def parse_reply_address(address: str) -> tuple[str, int] | None:
@@ -187,13 +193,6 @@ def board_text(entries: list[Entry], depth: int = 0) -> str:
         if entry.children:
             lines.append(board_text(entry.children, depth + 1))
     return "\n".join(lines)
-
-
-@dataclass
-class NumberedMove:
-    number: int
-    words: str
-    move: dict
 
 
 def numbered_moves(game: Game, state: dict, seat_index: int) -> list[NumberedMove]:

@@ -5,9 +5,9 @@ and ``legal_moves(state, seat)`` (plus ``describe_move`` for labels), and return
 data for ``templates/games/game.html``.  Nothing here knows a game's rules: where a card
 may go is read from the legal moves, never worked out again.
 
-``present(rules, state, seat, pick=None)`` asks the game's board module, named by its line
-in ``games.registry``; a game without one of its own is shown by ``generic`` (hand and
-moves as buttons), so every registered engine is playable here the day it lands.
+``games.registry.present(rules, state, seat, pick=None)`` asks the game's board module,
+named by its line in the registry; a game without one of its own is shown by ``generic``
+(hand and moves as buttons), so every registered engine is playable here the day it lands.
 """
 
 from __future__ import annotations
@@ -15,15 +15,4 @@ from __future__ import annotations
 from .common import Presentation, visible_cards
 
 
-def present(rules, state: dict, seat: int | None, *, pick: str | None = None, interactive: bool = True
-            ) -> Presentation:
-    """Everything the game page shows of ``state`` to ``seat`` (None: a spectator/replay)."""
-    view = rules.view(state, seat)
-    moves = rules.legal_moves(state, seat) if (interactive and seat is not None) else []
-    from games.registry import entry  # the registry names each game's board module
-
-    board = entry(rules.slug).board
-    return board.present(rules, state, view, seat, moves, pick)
-
-
-__all__ = ["Presentation", "present", "visible_cards"]
+__all__ = ["Presentation", "visible_cards"]

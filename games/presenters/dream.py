@@ -125,7 +125,7 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
 # --- the journal's reading ------------------------------------------------------------------
 
 
-def reading_layout(engine: dict, outcome: dict | None) -> dict:
+def reading_layout(engine: dict, outcome: dict | None, seat: int | None = None) -> dict:
     """The Crown sought, the Party that stood with you there, the Majors gained, the tale."""
     world = engine.get("landscape") or {}
     crown = (engine.get("crown") or {}).get("card")

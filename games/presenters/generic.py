@@ -26,7 +26,7 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
 # --- the journal's reading ------------------------------------------------------------------
 
 
-def reading_layout(engine: dict, outcome: dict | None) -> dict:
+def reading_layout(engine: dict, outcome: dict | None, seat: int | None = None) -> dict:
     """A mode without a dedicated layout yet: its reading's cards, in the engine's order."""
     positions = []
     for i, pos in enumerate(engine.get("positions", []) or []):

@@ -125,7 +125,7 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
 # --- the journal's reading ------------------------------------------------------------------
 
 
-def reading_layout(engine: dict, outcome: dict | None) -> dict:
+def reading_layout(engine: dict, outcome: dict | None, seat: int | None = None) -> dict:
     """Lovers' Discourse and Warring Planets: the engine already groups its reading into the
     event spread (or the conflict story), the sacred columns and the Ouroboros rings."""
     sections = []

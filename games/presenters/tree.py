@@ -86,7 +86,7 @@ SOURCE_NOTES = {
 }
 
 
-def reading_layout(engine: dict, outcome: dict | None) -> dict:
+def reading_layout(engine: dict, outcome: dict | None, seat: int | None = None) -> dict:
     positions = []
     # The engine lists the Sefira from the root upwards; the page shows them as on the
     # board, the Crown at the top.

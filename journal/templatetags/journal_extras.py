@@ -2,7 +2,7 @@ from django import template
 
 from games.engine import cards as deck
 
-from ..models import Mode
+from journal import kinds
 
 register = template.Library()
 
@@ -28,10 +28,7 @@ def card_suit(code):
 
 @register.filter
 def mode_label(value):
-    try:
-        return Mode(value).label
-    except ValueError:
-        return value
+    return kinds.label(value)
 
 
 # Where each Starfield space sits in a 3-column grid, seat 1's edge at the top and seat 0's

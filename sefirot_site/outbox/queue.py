@@ -1,8 +1,8 @@
-"""Writing pending tasks and handing them to the broker without letting it fail a request."""
+"""Writing pending tasks, handed to the broker after commit (``tasks.publish``) without
+letting a broker that is down fail the request."""
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .models import PendingTask
+from .tasks import publish
 
-log = logging.getLogger(__name__)
 
 
 def task_name(task) -> str:
@@ -34,18 +34,3 @@ def enqueue(task, *args, delay: float = 0) -> PendingTask:
     )
     transaction.on_commit(lambda: publish(row.pk))
     return row
-
-
-def publish(pending_id: int) -> bool:
-    """Hand one pending task to the broker; False (and logged) when the broker is away."""
-    from .tasks import run_pending
-
-    try:
-        # retry=False: a broker that is down must cost the caller milliseconds, not the
-        # publish retry policy's seconds; the sweep is the retry.
-        run_pending.apply_async((pending_id,), retry=False)
-    except Exception as error:  # noqa: BLE001 - kombu/redis raise many kinds; all mean "not now"
-        log.warning("outbox: task %s not handed to the broker (%s); the sweep will", pending_id, error)
-        return False
-    PendingTask.objects.filter(pk=pending_id, published_at__isnull=True).update(published_at=timezone.now())
-    return True

@@ -11,7 +11,6 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from .models import PendingTask
-from .queue import publish
 
 log = logging.getLogger(__name__)
 
@@ -92,3 +91,16 @@ def sweep() -> int:
 @shared_task(soft_time_limit=120, time_limit=150, ignore_result=True)
 def sweep_outbox() -> int:
     return sweep()
+
+
+def publish(pending_id: int) -> bool:
+    """Hand one pending task to the broker; False (and logged) when the broker is away."""
+    try:
+        # retry=False: a broker that is down must cost the caller milliseconds, not the
+        # publish retry policy's seconds; the sweep is the retry.
+        run_pending.apply_async((pending_id,), retry=False)
+    except Exception as error:  # noqa: BLE001 - kombu/redis raise many kinds; all mean "not now"
+        log.warning("outbox: task %s not handed to the broker (%s); the sweep will", pending_id, error)
+        return False
+    PendingTask.objects.filter(pk=pending_id, published_at__isnull=True).update(published_at=timezone.now())
+    return True
