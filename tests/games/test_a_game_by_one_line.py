@@ -13,7 +13,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import registry, services
+from games import registry
 from games.engine import RULES, Rules, register
 from games.engine.base import shuffled
 from games.engine.drawings import render_generic
