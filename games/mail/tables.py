@@ -69,6 +69,10 @@ class MailSeat(Protocol):
         """What the answer mails say of the table: ``game`` (its ``end_reason`` and
         ``is_over``), ``link``, ``to_act`` (names), ``outcome`` and ``reason``."""
 
+    # Optional: a table that also takes free words (a post to its log) has
+    # ``free_text(text) -> NumberedMove | None``, asked with all the player wrote when the
+    # first line names none of the numbered moves (and is not a number).
+
 
 SeatFinder = Callable[[str], "MailSeat | None"]
 KINDS: list[SeatFinder] = []

@@ -525,3 +525,10 @@ def test_a_practice_from_the_text_or_ones_own_and_a_prime_aspect():
     with pytest.raises(IllegalMove, match="Prime"):
         ch.clean_practice(ch.PRACTICES["Psychic"], "x")
     assert len(ch.PRACTICES) == 7
+
+
+def test_the_gm_asks_a_player_to_act_and_acting_answers():
+    state = s.apply(table(stacked()), "gm", {"type": "ask", "target": "ann", "narration": "The door creaks."})
+    assert state["asked"] == ["ann"] and "Gail asked you to act." in text_of(state)
+    state = s.apply(state, "ann", {"type": "post", "narration": "I wait."})
+    assert state["asked"] == []

@@ -170,7 +170,7 @@ def new_session(seed: int, players: dict[str, dict], *, deck_order: list[str] | 
         "seed": seed, "counter": 0, "randomness": [], "log": [], "deck": [], "discard": [],
         "gm_name": gm_name, "gm_hand": [], "actors": {}, "enemies": {}, "challenge": None,
         "spread": [], "scene": 1, "day": 1, "reversed_all": False, "multiplication": False,
-        "over": False, "end_reason": "", "cast": {}, "acts": 0,
+        "over": False, "end_reason": "", "cast": {}, "acts": 0, "asked": [],
     }
     for key, actor in players.items():
         state["actors"][key] = actor if "hand" in actor else new_actor(**actor)
@@ -441,6 +441,8 @@ def apply(state: dict, by: str, move: dict) -> dict:
     except TypeError:
         raise IllegalMove("That act is missing something or has something it does not take.") from None
     new["acts"] += 1
+    if by in new["asked"] and move["type"] != "choose_prime":
+        new["asked"].remove(by)  # whatever they did answers the GM's call
     _check_deck(new)
     return new
 
@@ -488,6 +490,7 @@ def _challenge(state, by, source="rating", rating=None, index=None, enemy=None, 
     elif source in ("hand", "deck"):
         if source == "hand":
             card = _take(state, GM, index)
+            state["cast"].setdefault(GM, []).append(card)
         else:
             if not state["deck"]:
                 raise IllegalMove("The deck is empty.")
@@ -889,6 +892,17 @@ def _cast_spread(state, by, skill="", narration=""):
     state["discard"].extend(cards)
 
 
+@act("ask", gm_only=True)
+def _ask(state, by, target=None, narration=""):
+    """The GM asks a player to act (the site mails them); acting answers the ask."""
+    actor = _actor(state, target)
+    if actor["kind"] != "player":
+        raise IllegalMove("Only a player can be asked to act.")
+    if target not in state["asked"]:
+        state["asked"].append(target)
+    say(state, by, "ask", f"{{gm}} asked {{{target}}} to act.", narration=_narration(narration))
+
+
 @act("end_session", gm_only=True)
 def _end_session(state, by, narration=""):
     state["over"] = True
@@ -926,6 +940,7 @@ def view(state: dict, viewer: str | None) -> dict:
         "discard": list(state["discard"]), "spread": list(state["spread"]), "scene": state["scene"],
         "day": state["day"], "reversed_all": state["reversed_all"], "multiplication": state["multiplication"],
         "over": state["over"], "end_reason": state["end_reason"], "log": log_for(state, viewer),
+        "asked": list(state["asked"]),
     }
 
 
