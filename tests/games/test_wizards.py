@@ -346,3 +346,8 @@ def test_the_daily_digest_goes_once_a_day_to_slow_tables_only_when_something_hap
     assert tasks.send_table_digest(carol.pk, "2026-11-25") == "already sent"
     assert tasks.send_table_digest(carol.pk, "2026-11-26") == "nothing new"
     assert tasks.send_table_digests() >= 1  # everyone at the slow table who has no digest today
+
+
+def test_the_services_name_the_tasks_that_exist():
+    assert (tasks.send_invitation_mail.name, tasks.send_ask_mail.name, tasks.make_journal_entries.name) == (
+        services.SEND_INVITATION, services.SEND_ASK_MAIL, services.MAKE_JOURNAL_ENTRIES)
