@@ -76,14 +76,15 @@ def table_for(user, table_id, *, joined: bool = True) -> tuple[Table, str]:
 
 
 def session_for(user, session_id) -> tuple[PlaySession, str]:
-    """The session and who the user is at it: "gm" or their player key."""
+    """The session and who the user is at it: "gm", their player key, or None for a player
+    of the table who has no wizard in this session (they read what everyone may read)."""
     session = PlaySession.objects.filter(pk=session_id).select_related("table", "table__gm").first()
     if session is None:
         raise Http404("No such session.")
     table, role = table_for(user, session.table_id)
     key = GM if role == "gm" else key_of(user)
     if key != GM and key not in session.state["actors"]:
-        raise Http404("No such session.")
+        key = None  # a player of the table without a wizard in this session: the public view
     return session, key
 
 

@@ -65,6 +65,8 @@ def deliver_ask_mail(seat_id: int, version: int, *, note: str = "", in_reply_to:
             pk=seat_id).first()
         if seat is None or not seat.user.is_active or not seat.user.email:
             return "no player to mail"
+        if not answer and seat.user.turn_mail == seat.user.TurnMail.NEVER:
+            return "preference is never"
         session = seat.session
         if session.status != PlaySession.Status.LIVE or seat.key not in session.state["asked"]:
             return "no longer asked"

@@ -299,6 +299,8 @@ def session_act(request, session_id):
     session, key = services.session_for(request.user, session_id)
     status, message = 200, ""
     try:
+        if key is None:
+            raise services.Refused("You have no wizard in this session; you can follow it, not act in it.")
         move = move_from_post(request.POST)
         version = int(request.POST.get("version", ""))
         session = services.act(session.pk, request.user, move, version)

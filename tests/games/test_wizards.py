@@ -351,3 +351,18 @@ def test_the_daily_digest_goes_once_a_day_to_slow_tables_only_when_something_hap
 def test_the_services_name_the_tasks_that_exist():
     assert (tasks.send_invitation_mail.name, tasks.send_ask_mail.name, tasks.make_journal_entries.name) == (
         services.SEND_INVITATION, services.SEND_ASK_MAIL, services.MAKE_JOURNAL_ENTRIES)
+
+
+def test_a_player_who_joins_later_follows_the_session_but_cannot_act_in_it(session, alice, make_user):
+    from django.test import Client
+
+    dora = make_user("dora", display_name="Dora")
+    services.answer_invitation(services.invite(session.table, alice, "dora"), dora, accept=True)
+    client = Client()
+    client.force_login(dora)
+    page = client.get(session.get_absolute_url()).content.decode()
+    assert "You follow this session without a wizard in it." in page
+    assert names_in(page, hidden_from(session, dora)) == set()
+    response = client.post(reverse("wizards:act", args=[session.pk]),
+                           {"type": "post", "narration": "Hi", "version": session.version})
+    assert response.status_code == 400 and "no wizard in this session" in response.content.decode()
