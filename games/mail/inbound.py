@@ -256,16 +256,18 @@ class Reply:
         return self.played(seat, chosen)
 
     def choose(self, seat: MailSeat) -> NumberedMove:
-        """The move the first line names; at a table that also takes words to post
-        (``free_text``, see ``tables``), a reply naming none is posted as it was written."""
+        """The move the first line names.  A table that also reads words (``read_words``,
+        see ``tables``) is shown all the player wrote, with that move or with none."""
+        read_words = getattr(seat, "read_words", None)
         try:
-            return read_move(self.line, seat.numbered_moves())
+            chosen = read_move(self.line, seat.numbered_moves())
         except (UnreadableMove, IllegalMove):
-            free_text = getattr(seat, "free_text", None)
-            posted = free_text(written_text(self.message)) if free_text and not NUMBER.match(self.line) else None
+            posted = (read_words(written_text(self.message), None)
+                      if read_words is not None and not NUMBER.match(self.line) else None)
             if posted is None:
                 raise
             return posted
+        return (read_words(written_text(self.message), chosen) or chosen) if read_words is not None else chosen
 
     # -- the answers --
 

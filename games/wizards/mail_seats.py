@@ -55,10 +55,16 @@ class WizardSeat(MailSeat):
             moves.append(NumberedMove(len(hand) + 1, "roll the die", {"type": "roll"}))
         return moves
 
-    def free_text(self, text: str) -> NumberedMove | None:
-        """Words that name no move are posted to the log as the player's narration."""
-        text = text.strip()[:MAX_POST]
-        return NumberedMove(0, "a post to the table", {"type": "post", "narration": text}) if text else None
+    def read_words(self, text: str, chosen: NumberedMove | None) -> NumberedMove | None:
+        """Words that name no move are posted to the log; the lines below a card's number
+        say what the spell does."""
+        if chosen is None:
+            text = text.strip()[:MAX_POST]
+            return NumberedMove(0, "a post to the table", {"type": "post", "narration": text}) if text else None
+        below = "\n".join(text.splitlines()[1:]).strip()[:MAX_POST]
+        if not below:
+            return None
+        return NumberedMove(chosen.number, chosen.words, {**chosen.move, "narration": below})
 
     def play(self, move: dict, version: int) -> None:
         hand = self.seat.mailed_hand

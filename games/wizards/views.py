@@ -161,7 +161,13 @@ def _character_initial(character) -> dict:
 def _character_context(table, character, form) -> dict:
     spread = [{"row": r, "label": ch.position_label(r["position"]), "meaning": ch.position_meaning(r["position"]),
                "name": sheets.card_words(r["card"], r.get("reversed"))} for r in (character.spread if character else [])]
-    return {"table": table, "character": character, "form": form, "spread": spread,
+    fields = form.fields if form is not None else {}
+    card_rows = [{"card": form[f"card_{pid}"], "reversed": form[f"reversed_{pid}"] if f"reversed_{pid}" in fields else None}
+                 for pid in ch.POSITION_IDS if f"card_{pid}" in fields]
+    note_rows = [{"note": form[f"note_{pid}"], "skill": form[f"skill_{pid}"] if f"skill_{pid}" in fields else None}
+                 for pid in ch.POSITION_IDS if f"note_{pid}" in fields]
+    return {"table": table, "character": character, "form": form, "spread": spread, "card_rows": card_rows,
+            "note_rows": note_rows,
             "positions": [{"id": p[0], "label": p[1], "meaning": p[2], "skill": p[3]} for p in ch.POSITIONS],
             "practices": ch.PRACTICES}
 

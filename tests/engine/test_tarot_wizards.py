@@ -532,3 +532,60 @@ def test_the_gm_asks_a_player_to_act_and_acting_answers():
     assert state["asked"] == ["ann"] and "Gail asked you to act." in text_of(state)
     state = s.apply(state, "ann", {"type": "post", "narration": "I wait."})
     assert state["asked"] == []
+
+
+def all_cards(state):
+    cards = list(state["deck"]) + state["discard"] + state["gm_hand"] + [o["card"] for o in state["spread"]]
+    for actor in state["actors"].values():
+        cards += actor["hand"]
+    for foe in state["enemies"].values():
+        cards += foe["pile"] + ([foe["face_up"]] if foe["face_up"] else [])
+    challenge = state["challenge"]
+    if challenge and challenge.get("card") and challenge["source"] in ("hand", "deck", "work"):
+        cards.append(challenge["card"])
+    return cards
+
+
+def random_move(rng, state):
+    who = rng.choice(["gm", "ann", "ben"])
+    if who == "gm":
+        return who, rng.choice([
+            {"type": "challenge", "source": "rating", "rating": rng.randint(0, 15), "target": rng.choice(["ann", "ben"])},
+            {"type": "challenge", "source": "hand", "index": rng.randint(1, 7)},
+            {"type": "challenge", "source": "deck"},
+            {"type": "challenge", "source": "enemy", "enemy": rng.choice(["e1", "e2"])},
+            {"type": "challenge", "source": "heal", "patient": rng.choice(["ann", "ben"])},
+            {"type": "enemy", "name": "Shade", "cards": rng.randint(1, 3)},
+            {"type": "enemy", "kind": "wizard", "name": "Morgan", "prime": rng.choice("swcp")},
+            {"type": "enemy_cast", "enemy": rng.choice(["e1", "e2", "e3"]), "index": rng.randint(1, 5)},
+            {"type": "let_pass"}, {"type": "clear_challenge"}, {"type": "end_scene"}, {"type": "new_day"},
+            {"type": "wound", "target": rng.choice(["ann", "ben"])}, {"type": "rest", "target": rng.choice(["ann", "ben"])},
+            {"type": "ask", "target": rng.choice(["ann", "ben"])},
+        ])
+    return who, rng.choice([
+        {"type": "cast", "index": rng.randint(1, 6), "save": rng.random() < 0.2},
+        {"type": "roll"}, {"type": "divine", "index": rng.randint(1, 5)}, {"type": "meditate", "index": 1},
+        {"type": "ritual", "narration": "A working"}, {"type": "offer", "index": rng.randint(1, 5)},
+        {"type": "cast_spread"}, {"type": "post", "narration": "Words"},
+        {"type": "choose_prime", "suit": rng.choice("swcp")},
+    ])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_sessions_keep_every_card_once_and_refuse_only_with_words(seed):
+    rng = random.Random(seed)
+    state = s.new_session(seed, {"ann": dict(name="Ann", prime="s", skills=["x"]), "ben": dict(name="Ben", prime="p")})
+    moves = []
+    for _ in range(150):
+        if state["over"]:
+            break
+        by, move = random_move(rng, state)
+        try:
+            state = s.apply(state, by, move)
+        except IllegalMove as error:
+            assert str(error)
+            continue
+        moves.append((by, move))
+        assert sorted(all_cards(state)) == sorted(DECK)
+    start = s.new_session(seed, {"ann": dict(name="Ann", prime="s", skills=["x"]), "ben": dict(name="Ben", prime="p")})
+    assert s.replay(start, moves) == state

@@ -366,3 +366,12 @@ def test_a_player_who_joins_later_follows_the_session_but_cannot_act_in_it(sessi
     response = client.post(reverse("wizards:act", args=[session.pk]),
                            {"type": "post", "narration": "Hi", "version": session.version})
     assert response.status_code == 400 and "no wizard in this session" in response.content.decode()
+
+
+def test_a_sessions_record_is_its_start_and_acts_and_replay_rebuilds_it(session, alice, bob, carol):
+    act(session, alice, {"type": "challenge", "source": "deck"})
+    act(session, bob, {"type": "roll", "narration": "I shove the door."})
+    act(session, carol, {"type": "meditate", "index": 2})
+    session.refresh_from_db()
+    assert rules.replay(session.start, [(k, m) for k, m in session.acts]) == session.state
+    assert [r["by"] for r in session.state["randomness"] if r["what"] == "1d10"] == [key(bob)]

@@ -65,6 +65,8 @@ def test_a_player_casts_by_reply_and_posts_by_reply(celery_worker_process, smtp_
     assert f"{{{bob_key}}} cast Ace of Cups (value 12)." in texts
     assert f"Value 12 meets rating 9: {{{bob_key}}} succeeded." in texts
     assert session.state["actors"][bob_key]["hand"] == ["9w", "M3", "7s", "Kp"]
+    cast = next(e for e in session.state["log"] if e["kind"] == "cast")
+    assert cast["narration"] == "A tide of silver coins rises from the river."
 
     # Asked again, Bob answers in words: they are posted to the log.
     session = services.act(session.pk, alice, {"type": "ask", "target": bob_key}, session.version)

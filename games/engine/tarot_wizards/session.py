@@ -472,9 +472,7 @@ def _challenge(state, by, source="rating", rating=None, index=None, enemy=None, 
         _actor(state, target)
     if patient is not None:
         _actor(state, patient)
-    old = state["challenge"]
-    if old and old.get("card") and old.get("source") in ("hand", "deck"):
-        state["discard"].append(old["card"])
+    _clear_after(state)
     challenge = {"source": source, "card": None, "rating": None, "major": False, "enemy": None,
                  "target": target, "purpose": "heal" if purpose == "heal" else "", "patient": patient}
     if source == "rating":
@@ -533,12 +531,9 @@ def _enemy(state, eid) -> dict:
 
 @act("clear_challenge", gm_only=True)
 def _clear(state, by, narration=""):
-    old = state["challenge"]
-    if old is None:
+    if state["challenge"] is None:
         raise IllegalMove("No challenge is set.")
-    if old.get("card") and old.get("source") in ("hand", "deck"):
-        state["discard"].append(old["card"])
-    state["challenge"] = None
+    _clear_after(state)
     say(state, by, "challenge", "{gm} set the challenge aside.", narration=_narration(narration))
 
 
@@ -595,7 +590,8 @@ def _failed(state, by):
 
 def _clear_after(state):
     challenge = state["challenge"]
-    if challenge and challenge.get("card") and challenge["source"] in ("hand", "deck"):
+    # A card played for the challenge goes to the discard; an enemy's face-up card stays.
+    if challenge and challenge.get("card") and challenge["source"] in ("hand", "deck", "work"):
         state["discard"].append(challenge["card"])
     state["challenge"] = None
 
