@@ -31,6 +31,8 @@ class CharacterForm(forms.Form):
         label="A Practice of the text, or your own")
     practice_name = forms.CharField(max_length=80, required=False, label="Your own Practice's name")
     prime = forms.ChoiceField(choices=SUIT_CHOICES, label="Prime Aspect (its suit)")
+    extra_skills = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=1000,
+                                   label="Skills learnt in play, one a line")
     sheet_notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False, max_length=4000,
                                   label="Notes")
 

@@ -195,7 +195,7 @@ def draw_creation_spread() -> tuple[int, list[dict]]:
 @transaction.atomic
 def save_character(table: Table, user, *, name: str, spread: list[dict] | None, drawn_seed: int | None,
                    notes: dict, skills: dict, practice_name: str, practice: dict, prime: str,
-                   sheet_notes: str = "") -> Character:
+                   sheet_notes: str = "", extra_skills: list[str] | None = None) -> Character:
     """Create or update ``user``'s character at ``table``.  The spread is fixed once made:
     site-drawn (from ``drawn_seed``, so the server's draw is the one kept) or recorded."""
     if role_at(table, user) != "player":
@@ -223,6 +223,7 @@ def save_character(table: Table, user, *, name: str, spread: list[dict] | None, 
     character.spread_seed = drawn_seed if by_site else None
     character.skills, character.practice_name, character.practice, character.prime = skills, practice_name[:80], practice, prime
     character.notes = (sheet_notes or "")[:ch.MAX_NOTE * 4]
+    character.extra_skills = [s.strip()[:ch.MAX_SKILL] for s in (extra_skills or []) if s.strip()][:12]
     character.save()
     return character
 

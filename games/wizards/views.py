@@ -136,7 +136,7 @@ def character_edit(request, table_id):
                 notes={pid: data.get(f"note_{pid}", "") for pid in ch.POSITION_IDS},
                 skills={pid: data.get(f"skill_{pid}", "") for pid in ch.SKILL_POSITIONS},
                 practice_name=practice_name, practice=practice, prime=data["prime"],
-                sheet_notes=data.get("sheet_notes", ""))
+                sheet_notes=data.get("sheet_notes", ""), extra_skills=data.get("extra_skills", "").splitlines())
         except services.Refused as error:
             form.add_error(None, str(error))
         else:
@@ -149,7 +149,7 @@ def _character_initial(character) -> dict:
     if character is None:
         return {"prime": "s"}
     initial = {"name": character.name, "practice_name": character.practice_name, "prime": character.prime,
-               "sheet_notes": character.notes}
+               "sheet_notes": character.notes, "extra_skills": "\n".join(character.extra_skills)}
     if character.practice_name in ch.PRACTICES and ch.PRACTICES[character.practice_name] == character.practice:
         initial["practice_choice"] = character.practice_name
     initial.update({f"aspect_{s}": a for s, a in character.practice.items()})

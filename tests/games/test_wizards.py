@@ -332,6 +332,12 @@ def test_a_finished_session_leaves_each_participant_an_entry_with_their_cards(se
 
     seal = journal.request_seal(bob_entry, ["M3", "10s"], ["abundance", "collapse"])
     assert seal.entry == bob_entry
+    from django.test import Client
+
+    client = Client()
+    client.force_login(bob)
+    page = client.get(bob_entry.get_absolute_url()).content.decode()
+    assert "The Empress" in page and "The Empress answers." in page
 
 
 def test_the_daily_digest_goes_once_a_day_to_slow_tables_only_when_something_happened(
@@ -375,3 +381,25 @@ def test_a_sessions_record_is_its_start_and_acts_and_replay_rebuilds_it(session,
     session.refresh_from_db()
     assert rules.replay(session.start, [(k, m) for k, m in session.acts]) == session.state
     assert [r["by"] for r in session.state["randomness"] if r["what"] == "1d10"] == [key(bob)]
+
+
+def test_the_digest_is_on_the_beats_timetable(settings):
+    assert settings.CELERY_BEAT_SCHEDULE["wizards-table-digests"]["task"] == tasks.send_table_digests.name
+
+
+def test_an_invitation_by_address_is_mailed_with_its_link(alice, smtp_server):
+    table = services.create_table(alice, name="Night Market")
+    member = services.invite(table, alice, "dora@example.org")
+    assert tasks.send_invitation_mail(member.pk) == "sent"
+    mail = smtp_server.text(smtp_server.wait_for("dora@example.org"))
+    assert "Alice invites you" in mail and f"/wizards/invitation/{member.token}/" in mail
+
+
+def test_skills_learnt_in_play_join_the_sheet_and_the_next_session(table, alice, bob, bob_client):
+    data = character_post(name="Morwen", practice_choice="Elementalism", prime="s",
+                          extra_skills="Boat handling\n\nKnot magic")
+    assert bob_client.post(reverse("wizards:character", args=[table.pk]), data).status_code == 302
+    character = Character.objects.get(owner=bob)
+    assert character.extra_skills == ["Boat handling", "Knot magic"]
+    session = services.start_session(table, alice)
+    assert "Boat handling" in session.state["actors"][key(bob)]["skills"]
