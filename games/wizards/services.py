@@ -16,7 +16,7 @@ import secrets
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone

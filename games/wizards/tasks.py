@@ -17,7 +17,7 @@ from games.engine.tarot_wizards import session as rules
 from games.mail.outgoing import absolute, compose, reply_address_of
 
 from . import services
-from .models import AskMailSent, Member, PlaySession, SessionEntry, SessionSeat, Table, TableDigestSent
+from .models import AskMailSent, Member, PlaySession, SessionSeat, TableDigestSent
 
 RETRY = {"autoretry_for": (OSError, OperationalError), "retry_backoff": 30, "retry_backoff_max": 1800,
          "retry_jitter": True, "max_retries": 6, "soft_time_limit": 60, "time_limit": 90}

@@ -20,7 +20,6 @@ from games.engine.tarot_wizards import session as s
 from games.engine.tarot_wizards.words import for_reader
 
 NAMES = {"gm": "Gail", "ann": "Ann", "ben": "Ben"}
-FILLER = ["2c", "3c", "4c", "5c", "6c"]
 
 
 def stacked(ann=(), ben=(), gm=(), top=(), rest=True):
@@ -243,7 +242,7 @@ def two_d6(rng):
 
 
 def test_two_major_works_clash_even_gives_the_higher_value_the_win():
-    seed = seed_rolling(lambda r: two_d6(r) in (6, 8, 10), clash_table, before=lambda st: st)
+    seed = seed_rolling(lambda r: two_d6(r) in (6, 8, 10), clash_table)
     # Ann's Major Work costs her a Wound before the 2d6; that takes no randomness.
     state = cast(clash_table(seed), "ann", 1)
     assert "Even: the higher Major Work, The Tower, wins." in text_of(state)
@@ -337,12 +336,9 @@ def test_the_third_scar_kills():
 
 
 def test_treating_a_wound_without_rest_is_rating_nine_and_a_failure_scars():
-    make = lambda seed: s.apply(wounded(1, scars=0) if seed else None, "gm",  # noqa: E731
-                                {"type": "challenge", "source": "heal", "patient": "ann"})
     make_seeded = lambda seed: s.apply(  # noqa: E731
         s.apply(table(stacked(), seed=seed), "gm", {"type": "wound", "target": "ann"}),
         "gm", {"type": "challenge", "source": "heal", "patient": "ann"})
-    del make
     good = seed_rolling(lambda r: r.randint(1, 10) >= 9, make_seeded)
     bad = seed_rolling(lambda r: r.randint(1, 10) < 9, make_seeded)
     healed = s.apply(make_seeded(good), "ben", {"type": "roll"})

@@ -15,7 +15,7 @@ from games.wizards import services, tasks
 from games.wizards.models import Character, Member, PlaySession, SessionSeat
 from journal.models import Entry
 
-from .wizards_helpers import make_character, make_table, stack
+from .wizards_helpers import make_table, stack
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
