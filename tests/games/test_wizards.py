@@ -403,3 +403,14 @@ def test_skills_learnt_in_play_join_the_sheet_and_the_next_session(table, alice,
     assert character.extra_skills == ["Boat handling", "Knot magic"]
     session = services.start_session(table, alice)
     assert "Boat handling" in session.state["actors"][key(bob)]["skills"]
+
+
+def test_a_mundane_roll_by_page_with_a_skill_faces_the_rating_less_two(session, alice, bob, bob_client):
+    act(session, alice, {"type": "challenge", "source": "rating", "rating": 5})
+    session.refresh_from_db()
+    response = bob_client.post(reverse("wizards:act", args=[session.pk]),
+                               {"type": "roll", "skill": "Latin", "narration": "I read the old sign.",
+                                "version": session.version}, **HX)
+    page = response.content.decode()
+    assert response.status_code == 200 and "You rolled 1d10 for a mundane effort" in page
+    assert "rating 3 (with a skill)" in page or "falls short of rating 3" in page
