@@ -12,7 +12,6 @@ the table exists.
 from __future__ import annotations
 
 import re
-import secrets
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
@@ -187,9 +186,10 @@ def answer_invitation(member: Member, user, *, accept: bool) -> Member:
 # --- characters ---------------------------------------------------------------------------
 
 
-def draw_creation_spread() -> tuple[int, list[dict]]:
-    seed = secrets.randbits(48)
-    return seed, ch.draw_spread(seed)
+def creation_seed(table: Table, user) -> int:
+    """The seed of a wizard's creation spread: the table's, so the server's draw can be
+    shown again and doubted by nobody."""
+    return table.seed + 1_000_003 * user.pk
 
 
 @transaction.atomic

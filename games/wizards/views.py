@@ -129,7 +129,7 @@ def character_edit(request, table_id):
         physical = data.get("spread_source") == "physical"
         spread = [{"card": data.get(f"card_{pid}", "").strip(), "reversed": data.get(f"reversed_{pid}", False)}
                   for pid in ch.POSITION_IDS] if physical else None
-        seed = None if physical or fixed else services.draw_creation_spread()[0]
+        seed = None if physical or fixed else services.creation_seed(table, request.user)
         try:
             character = services.save_character(
                 table, request.user, name=data["name"], spread=spread, drawn_seed=seed,

@@ -124,6 +124,7 @@ def test_a_character_is_made_from_six_cards_the_site_draws(alice, bob, carol, bo
     character = Character.objects.get(owner=bob)
     assert response.status_code == 302
     assert character.spread_drawn_by_site and len({r["card"] for r in character.spread}) == 6
+    assert character.spread_seed == services.creation_seed(table, bob)  # the table's seed: shown again at will
     assert character.practice["p"] == "Healing" and character.prime == "p"
     assert character.skills == {"origin": "Herb lore", "purpose": "Bargaining", "means": "Sewing"}
     assert character.spread[0]["note"] == "Wren listens more than she speaks."
