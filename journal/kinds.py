@@ -8,7 +8,8 @@ from games.registry import entries
 
 PHYSICAL = "physical"
 DRAWN = "drawn"
-OWN_KINDS = {PHYSICAL: "Physical deck", DRAWN: "Drawn by the site"}
+WIZARDS = "tarot_wizards"  # a session at a tarot wizards table (games.wizards)
+OWN_KINDS = {PHYSICAL: "Physical deck", DRAWN: "Drawn by the site", WIZARDS: "Tarot wizards session"}
 
 
 def choices() -> list[tuple[str, str]]:

@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "sefirot_site.accounts",
     "sefirot_site.outbox",
     "games",
+    "games.wizards",
     "journal",
 ]
 
@@ -400,6 +401,7 @@ CLOCK_CHECK_SECONDS = env_int("CLOCK_CHECK_SECONDS", 300, minimum=10, maximum=36
 CELERY_BEAT_SCHEDULE.update({
     "check-clocks": {"task": "games.check_clocks", "schedule": float(CLOCK_CHECK_SECONDS)},
     "daily-digests": {"task": "games.send_daily_digests", "schedule": crontab(minute=0)},
+    "wizards-table-digests": {"task": "wizards.send_table_digests", "schedule": crontab(minute=30)},
 })
 
 # --- internationalisation --------------------------------------------------------------

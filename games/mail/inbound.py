@@ -133,6 +133,18 @@ def first_line(message: EmailMessage) -> str:
     return ""
 
 
+def written_text(message: EmailMessage) -> str:
+    """All the player wrote above the quoted mail (for tables that take a post by mail)."""
+    lines = []
+    for line in reply_text(message).splitlines():
+        line = unicodedata.normalize("NFKC", line).rstrip()
+        bare = line.strip()
+        if bare.startswith(">") or bare in {"--", "-- "} or ATTRIBUTION.match(bare) or "original message" in bare.lower():
+            break
+        lines.append(line)
+    return "\n".join(lines).strip()
+
+
 # --- reading the move -------------------------------------------------------------------
 
 NUMBER = re.compile(r"^(?:move|play|no\.?|number|nr\.?)?\s*#?\s*(\d+)(?=$|[\s.):!,;-])", re.I)
@@ -231,7 +243,7 @@ class Reply:
     def play(self, seat: MailSeat, version: int) -> Outcome:
         try:
             seat.check_turn(version)
-            chosen = read_move(self.line, seat.numbered_moves())
+            chosen = self.choose(seat)
             seat.play(chosen.move, version)
         except tables.Stale:
             return self.stale(seat)
@@ -242,6 +254,20 @@ class Reply:
         except IllegalMove as error:
             return self.again(seat, "illegal move", str(error))
         return self.played(seat, chosen)
+
+    def choose(self, seat: MailSeat) -> NumberedMove:
+        """The move the first line names.  A table that also reads words (``read_words``,
+        see ``tables``) is shown all the player wrote, with that move or with none."""
+        read_words = getattr(seat, "read_words", None)
+        try:
+            chosen = read_move(self.line, seat.numbered_moves())
+        except (UnreadableMove, IllegalMove):
+            posted = (read_words(written_text(self.message), None)
+                      if read_words is not None and not NUMBER.match(self.line) else None)
+            if posted is None:
+                raise
+            return posted
+        return (read_words(written_text(self.message), chosen) or chosen) if read_words is not None else chosen
 
     # -- the answers --
 

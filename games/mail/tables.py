@@ -69,6 +69,11 @@ class MailSeat(Protocol):
         """What the answer mails say of the table: ``game`` (its ``end_reason`` and
         ``is_over``), ``link``, ``to_act`` (names), ``outcome`` and ``reason``."""
 
+    # Optional: a table that also reads words has ``read_words(text, chosen) -> NumberedMove
+    # | None``, asked with all the player wrote above the quote and the move the first line
+    # named (None when it named none and is not a number): the move to play instead (the
+    # chosen one with the words attached, or a post of the words), or None to keep to it.
+
 
 SeatFinder = Callable[[str], "MailSeat | None"]
 KINDS: list[SeatFinder] = []
