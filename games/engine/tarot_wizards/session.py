@@ -8,17 +8,7 @@ Who is who: ``"gm"`` is the game master; each player character and each enemy wi
 an *actor* under its own key (the site uses ``"u<user id>"`` and ``"e<n>"``).  Log text
 names them as ``{key}`` placeholders, filled per reader (a name, or "you") by ``words``.
 
-Rulings where the text is silent (the site's, kept here in one place):
-
-* A Major drawn as a challenge is a Major Work of the GM's: a Minor Work cannot meet it, a
-  mundane roll cannot meet it, a Major Work clashes with it on the Magnum Opus table.
-* The Magnum Opus result befalls the caster whose work wins (the player's, against a
-  challenge card); a clash of two equal Majors leaves both works fizzled.
-* Weaken (the text breaks off at "inflict damage"): each caster takes a Wound.
-* A cast with no challenge set simply takes effect (magic always works).
-* The deck running out is checked after each act: when it is empty the session is called.
-* A group spread: each contributor whose card is a Major takes a Wound; a spread of only
-  Majors is a Major Work valued at its highest Major.
+Where the text is silent the site's rulings are listed in ``docs/rules-notes/tarot-wizards.md``.
 """
 
 from __future__ import annotations
