@@ -219,8 +219,13 @@ class HermitsArcana(Rules):
         raise AssertionError(f"unknown phase {phase}")
 
     def _maneuvers(self, state: State) -> list[Move]:
+        """Every maneuver open now: exalts first (what a player looks for), then the Fool's,
+        devotions, banishments and the two Grounds."""
         table = [c for c in state["table"] if c]
-        moves: list[Move] = []
+        exalts: list[Move] = []
+        fools: list[Move] = []
+        devotes: list[Move] = []
+        banishes: list[Move] = []
         for i, sigil in enumerate(state["altar"]):
             if sigil is None:
                 continue
@@ -234,19 +239,18 @@ class HermitsArcana(Rules):
                 for size in range(1, min(room, len(fits)) + 1):
                     for combo in combinations(fits, size):
                         if complete(offered + list(combo)):
-                            moves.append({"type": "exalt", "cards": _order(combo), "to": to})
+                            exalts.append({"type": "exalt", "cards": _order(combo), "to": to})
             if sigil in DEVOTABLE:
                 for c in table:
                     if ritual is None or not RITUALS[ritual][1](offered + [c]):
-                        moves.append({"type": "devote", "card": c, "to": to})
+                        devotes.append({"type": "devote", "card": c, "to": to})
             if sigil in BANISHABLE and not offered:
-                moves += [{"type": "banish", "card": c, "to": to} for c in table]
+                banishes += [{"type": "banish", "card": c, "to": to} for c in table]
             if sigil == FOOL:
-                moves.append({"type": "fool", "to": to})
-        for r, row in enumerate(ROWS):
-            if any(state["table"][i] for i in row):
-                moves.append({"type": "ground", "to": f"row:{r}"})
-        return moves
+                fools.append({"type": "fool", "to": to})
+        grounds = [{"type": "ground", "to": f"row:{r}"} for r, row in enumerate(ROWS)
+                   if any(state["table"][i] for i in row)]
+        return exalts + fools + devotes + banishes + grounds
 
     def normalise_move(self, move: Move) -> Move:
         cards = move.get("cards")
