@@ -19,7 +19,9 @@ from games import services
 from games.mail.inbound import handle_message
 from games.mail.outgoing import turn_mail
 from games.models import Game
+from games.engine import cards as deck
 from journal.models import Entry
+from journal.services import default_seal_input
 
 from .conftest import move_forms, play_random_moves, reload
 from .mail_helpers import reply, reply_address_of
@@ -111,9 +113,11 @@ def test_a_seeded_game_is_played_to_its_end_by_clicking_on_a_phone(browser, live
         expect(page.locator("#status .outcome")).to_be_visible()
         assert {"exalt", "ground", "rest", "return"} <= kinds, kinds
         entry = Entry.objects.get(owner=alice, source_game=game)
-        page.goto(f"/journal/{entry.pk}/")
-        expect(page.locator("h1")).to_be_visible()
-        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        for path in (f"/journal/{entry.pk}/", f"/games/rules/{SLUG}/", "/games/new/"):
+            page.goto(path)
+            expect(page.locator("h1")).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0, path
+        page.screenshot(path=str(SHOTS / f"page-games-rules-{SLUG}-390.png"), full_page=True)
     finally:
         context.close()
 
@@ -144,7 +148,7 @@ def test_reversed_cards_are_drawn_upside_down_and_each_sigil_shows_its_ritual(al
     view = game.rules.view(game.load_state(), 0)
     page = alice_client.get(reverse("games:game", args=[game.pk])).content.decode()
     for sigil in view["altar"]:
-        assert f"<summary>{sigil['short']}</summary>" in page.replace("&#x27;", "'")
+        assert f">{sigil['short']}</summary>" in page.replace("&#x27;", "'")
     upside_down = sum(1 for t in view["table"] if t and t["reversed"]) + sum(1 for s in view["altar"] if s["reversed"])
     assert page.count('class="ha-card reversed"') >= upside_down > 0
 
@@ -203,7 +207,9 @@ def test_the_finished_games_reading_is_in_the_journal_with_orientations_and_keyw
         assert pos["keyword"] in page
         if pos["reversed"]:
             assert pos["reads"] in page
-    # A seal from it starts with the reading's cards.
+    # A seal from it starts with the reading's cards (a seal holds five at most).
+    cards, words = default_seal_input(entry)
+    assert cards == list(dict.fromkeys(p["card"] for p in reading["positions"]))[:5]
+    assert words == [deck.keyword(c) for c in cards]
     seal_page = alice_client.get(reverse("journal:seal_new", args=[entry.pk])).content.decode()
-    first = reading["positions"][0]["card"]
-    assert f'name="use_{first}"' in seal_page
+    assert all(f'name="use_{c}"' in seal_page for c in cards)
