@@ -60,3 +60,46 @@ def ground_round(state, row=1):
     moves = [m for m in RULES.legal_moves(state, 0) if m["type"] == "ground"]
     state = play(state, moves[0] if moves[0]["to"] == f"row:{row}" or len(moves) == 1 else moves[1])
     return end_round(state)
+
+
+def careful(state, rnd, moves):
+    """A plain player: the biggest exalt there is, the Fool once the heap can pay him, the
+    heap's top cards back, no shift; else mostly a devotion that keeps its ritual possible,
+    sometimes a banishment, otherwise a Ground.  Seeded, so a seed is a whole game."""
+    from games.engine.hermit_rituals import RITUALS
+
+    by = {}
+    for move in moves:
+        by.setdefault(move["type"], []).append(move)
+    if "exalt" in by:
+        return max(by["exalt"], key=lambda m: len(m["cards"]))
+    if "fool" in by and len(state["heap"]) >= 3:
+        return by["fool"][0]
+    for kind in ("return", "search"):
+        if kind in by:
+            return by[kind][-1]
+    if "keep" in by:
+        return by["keep"][0]
+    if "rest" in by:
+        return by["rest"][0]
+    good = []
+    for move in by.get("devote", []):
+        sigil = state["altar"][int(move["to"][6:])]
+        ritual = RULES.ritual_of(state, sigil)
+        if ritual and RITUALS[ritual][0](state["offered"][sigil] + [move["card"]]):
+            good.append(move)
+    if good and rnd.random() < 0.7:
+        return rnd.choice(good)
+    if by.get("banish") and rnd.random() < 0.1:
+        return rnd.choice(by["banish"])
+    return rnd.choice(by.get("ground") or moves)
+
+
+def play_careful(seed):
+    import random
+
+    state = RULES.new_game(seed, 1, {})
+    rnd = random.Random(seed)
+    while RULES.to_act(state):
+        state = RULES.apply(state, 0, careful(state, rnd, RULES.legal_moves(state, 0)))
+    return state

@@ -8,7 +8,7 @@ import pytest
 from games.engine import IllegalMove
 from games.engine.cards import MAJORS, MINORS
 
-from .hermits_arcana_support import RULES, end_round, fillers, ground_round, new, play, slot
+from .hermits_arcana_support import RULES, end_round, fillers, ground_round, new, play, play_careful, slot
 
 SPARE = ["8c", "8s", "8p", "8w", "10w", "10s", "10p", "9w", "6c", "6s"]
 
@@ -387,3 +387,41 @@ def test_an_esoteric_victory_scores_220_without_all_22():
     outcome = RULES.outcome(state)
     assert outcome["result"] == "win" and "esoteric" in outcome["reason"]
     assert outcome["scores"] == [170 + 60 + 100]
+
+
+def test_a_whole_game_played_with_care_is_won_with_all_22_and_scores_over_220():
+    state = play_careful(21)
+    outcome = RULES.outcome(state)
+    assert outcome["result"] == "win" and len(state["honour"]) == 22 and "All 22" in outcome["reason"]
+    parts = RULES.score_parts(state)
+    assert parts["honoured"] == 220 and parts["chance"] == len(state["chance"])
+    assert outcome["scores"] == [sum(parts.values())] and outcome["scores"][0] >= 220
+    reading = RULES.reading(state)
+    # On a win the present rites are the last four honoured.
+    assert [p["card"] for p in reading["positions"][:4]] == state["honour"][-4:]
+
+
+def test_a_whole_game_may_end_in_an_esoteric_victory():
+    state = play_careful(2)
+    outcome = RULES.outcome(state)
+    assert outcome["result"] == "win" and len(state["honour"]) < 22 and outcome["scores"][0] >= 220
+    assert "esoteric victory" in outcome["reason"]
+
+
+@pytest.mark.parametrize("model, sigil, first, then", [
+    ("M8", "M14", ["Pc", "Ps"], ["Kc", "Ks"]),   # Temperance as Strength
+    ("M6", "M15", ["Qc", "Ks"], ["Np", "Pw"]),   # the Devil as the Lovers
+])
+def test_a_borrowed_ritual_is_refused_one_card_short(model, sigil, first, then):
+    state = new([model, "M2", "M3", "M4"], table_with(first + then), fate=[sigil])
+    state = end_round(play(state, exalt(first, "altar:0")))
+    assert state["altar"][0] == sigil
+    for card in then:
+        with pytest.raises(IllegalMove):
+            play(state, exalt([card], "altar:0"))
+    assert sigil in play(state, exalt(then, "altar:0"))["honour"]
+
+
+def test_temperance_and_the_devil_waiting_cannot_be_exalted_at_all():
+    state = new(["M14", "M15", "M2", "M3"], table_with(["Pc", "Ps", "Qc", "Ks"]))
+    assert not [m for m in RULES.legal_moves(state, 0) if m["to"] in ("altar:0", "altar:1")]
