@@ -160,7 +160,9 @@ def reading_layout(engine: dict, outcome: dict | None, seat: int | None = None) 
         sections[where].append({
             "id": pos["position"].replace(":", "-"), "label": pos.get("name") or pos["position"],
             "question": pos.get("question", ""), "meaning": meaning, "card": pos["card"],
-            "reversed": bool(pos.get("reversed")), "minors": [], "note": "",
+            "reversed": bool(pos.get("reversed")), "minors": [],
+            # The journal names cards as the deck does; this game calls XX by its old name.
+            "note": "Judgement, as Hermit's Arcana calls XX." if pos["card"] == "M20" else "",
         })
     titled = [("rites", "The present rites", "The Sigils on the altar when the game ended (on a win, the last four "
                                               "honoured), left to right."),
