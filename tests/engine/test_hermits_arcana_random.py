@@ -85,3 +85,24 @@ def test_a_spectator_and_the_player_see_the_same_board_but_only_the_player_is_pr
     for view in (RULES.view(mid, None), RULES.view(state, None)):
         assert view["prompt"] is None and view["reading"] is None
     assert RULES.view(state, 0)["reading"]["complete"] is True
+
+
+def test_a_bots_determinization_keeps_the_board_and_deals_the_piles_anew():
+    from games.bots.core import choose_move
+
+    rnd = random.Random(3)
+    state = RULES.new_game(3, 1, {})
+    for step in range(120):
+        if not RULES.to_act(state):
+            break
+        view = RULES.view(state, 0)
+        moves = RULES.legal_moves(state, 0)
+        world = RULES.determinize(view, 0, random.Random(step))
+        again = RULES.determinize(view, 0, random.Random(step + 1000))
+        assert RULES.legal_moves(world, 0) == moves and RULES.view(world, 0)["altar"] == view["altar"]
+        assert sorted(world["chance"]) == sorted(state["chance"]) and sorted(world["fate"]) == sorted(state["fate"])
+        if len(state["chance"]) > 3:
+            assert world["chance"] != again["chance"]  # dealt by the generator, not copied
+        move = choose_move(RULES, view, moves, 0, level="greedy", seed=step) if step % 10 == 0 else eager(rnd, moves)
+        assert move in moves
+        state = RULES.apply(state, 0, move)
