@@ -111,7 +111,7 @@ def test_a_seeded_game_is_played_to_its_end_by_clicking_on_a_phone(browser, live
         game = reload(game)
         assert game.is_over, "the game did not end in 400 clicks"
         expect(page.locator("#status .outcome")).to_be_visible()
-        assert {"exalt", "ground", "rest", "return"} <= kinds, kinds
+        assert {"exalt", "ground", "rest", "return", "shift", "devote", "banish"} <= kinds, kinds
         entry = Entry.objects.get(owner=alice, source_game=game)
         for path in (f"/journal/{entry.pk}/", f"/games/rules/{SLUG}/", "/games/new/"):
             page.goto(path)
@@ -140,6 +140,31 @@ def test_every_exalt_shows_at_its_sigil_once_one_of_its_cards_is_selected(alice,
         if exalts:
             return
     pytest.fail("no seed of 40 offered an exalt")
+
+
+@pytest.mark.django_db
+def test_every_legal_move_is_a_button_once_its_cards_are_selected_and_no_other_move_is(alice, alice_client):
+    """Over states of every phase: select the move's table cards (none for Ground, the
+    Fool, a return, a keep, no shift) and its button is on the page; every button there is
+    a legal move."""
+    phases = set()
+    for seed in range(12):
+        game = play_random_moves(start(alice, seed=seed), 3 * seed + 1, seed=seed)
+        if not game.to_act:
+            continue
+        state = game.load_state()
+        phases.add(state["phase"])
+        legal = game.rules.legal_moves(state, 0)
+        wanted: dict[str, list[dict]] = {}
+        for move in legal:
+            cards = move.get("cards") or ([move["card"]] if move["type"] in ("devote", "banish", "shift") else [])
+            wanted.setdefault(".".join(cards) or "none", []).append(move)
+        url = reverse("games:game", args=[game.pk])
+        for pick, moves in wanted.items():
+            offered = move_forms(alice_client.get(url, {"pick": pick}).content.decode())
+            assert all(m in offered for m in moves), (seed, pick)
+            assert all(m in legal for m in offered), (seed, pick)
+    assert {"maneuver", "shift"} <= phases
 
 
 @pytest.mark.django_db
