@@ -309,12 +309,6 @@ FULL = {
            "two suits. Then return 2.",
     "M21": "Offer number cards whose values add up to exactly 21. Then return 4.",
 }
-# How the strange Sigils' modes read (the text's names for them).
-MODES = {
-    "waiting": "waits on another Sigil",
-    "triumphant": "takes its model's ritual",
-}
-
 # A reversed Sigil in the reading reads as its keyword's shadow (our words).
 SHADOWS = {
     "M0": "recklessness", "M1": "scattered will", "M2": "secrets kept", "M3": "smothering",

@@ -37,7 +37,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from .base import Move, Rules, State, rng
-from .cards import CARDS, MAJORS, MINORS, ROMAN, SUIT_NAMES, is_card, short_name
+from .cards import CARDS, MAJORS, MINORS, ROMAN, is_card, short_name
 from .hermit_rituals import (APOPHATIC, BANISHABLE, CHARIOT, DEATH, DEVIL, DEVOTABLE, FOOL, FULL,
                              HERMIT, JUDGEMENT, LOVERS, MAX_CARDS, RITUALS, SHADOWS, SHORT,
                              STRENGTH, SUN, TEMPERANCE, TOWER, WORLD, is_figure, sun_returns)

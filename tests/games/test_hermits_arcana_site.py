@@ -24,7 +24,7 @@ from journal.models import Entry
 from journal.services import default_seal_input
 
 from .conftest import move_forms, play_random_moves, reload
-from .mail_helpers import reply, reply_address_of
+from .mail_helpers import reply
 
 SLUG = "hermits_arcana"
 SHOTS = Path(settings.BASE_DIR) / "test-results" / "screenshots"
@@ -203,15 +203,11 @@ def test_a_move_is_played_by_replying_to_the_turn_mail_with_its_number(smtp_serv
     assert "The altar, left to right:" in mail.body and "The table:" in mail.body
     ground = next(n for n, m in enumerate(moves, 1) if m["type"] == "ground")
     assert f"{ground}. Ground the top row\n" in mail.body
-    outcome = handle_message(reply(reply_address_of_mail(mail), str(ground), sender="alice@example.com").as_bytes())
+    outcome = handle_message(reply(mail.reply_to[0], str(ground), sender="alice@example.com").as_bytes())
     assert outcome.status == "played", outcome
     game = reload(game)
     assert game.version == 1 and game.moves.get().move == moves[ground - 1]
     assert game.load_state()["phase"] == "shift"
-
-
-def reply_address_of_mail(mail) -> str:
-    return mail.reply_to[0]
 
 
 # --- the journal ---------------------------------------------------------------------------
