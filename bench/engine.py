@@ -38,6 +38,7 @@ CASES: dict[str, list[dict]] = {
     "dream_odyssey": [{"variant": "standard"}],  # issue 5: random games per second
     # "players" is the bench's own key (the seat count), not a game option.
     "tarot_hallow": [{"variant": "standard", "players": 2}, {"variant": "standard", "players": 6}],
+    "hermits_arcana": [{"variant": "standard"}],  # issue 15: random games per second
 }
 # Games per second each game must reach (issue 3: Know Thyself, standard rules).
 BARS: dict[tuple[str, str], float] = {("know_thyself", "standard"): 500.0}

@@ -19,6 +19,7 @@ from typing import Callable
 
 from games.engine import RULES, Rules, get_rules
 from games.presenters import Presentation, dream, generic, hallow, starfield, tree
+from games.presenters import hermit
 
 # Words for the variations, shared by the games that have them (the project's own words).
 VARIANT_TEXT = {
@@ -71,6 +72,7 @@ add(GameEntry("lovers_discourse", board=starfield))
 add(GameEntry("warring_planets", board=starfield))
 add(GameEntry("dream_odyssey", board=dream))
 add(GameEntry("tarot_hallow", board=hallow))
+add(GameEntry("hermits_arcana", board=hermit))
 
 
 def entry(slug: str) -> GameEntry:

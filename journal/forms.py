@@ -68,20 +68,28 @@ class ManualRowForm(forms.Form):
     reversed = forms.BooleanField(required=False)
     minors = forms.CharField(
         required=False, max_length=300, label="Minors on it",
-        help_text="Names or codes, separated by commas: \u201cAce of Cups, 3s\u201d.",
+        help_text="Names or codes, separated by commas; add \u201creversed\u201d to one that lay upside down: "
+                  "\u201cAce of Cups, 3s reversed\u201d.",
     )
 
     def clean_minors(self):
         try:
-            found = readings.parse_cards(self.cleaned_data.get("minors", ""))
+            oriented = readings.parse_oriented_cards(self.cleaned_data.get("minors", ""))
         except readings.ReadingError as exc:
             raise ValidationError(str(exc)) from None
+        found = [card for card, _reversed in oriented]
+        self.minors_reversed = [card for card, reversed_ in oriented if reversed_]
         majors = [c for c in found if deck.is_major(c)]
         if majors:
             raise ValidationError(f"{deck.label(majors[0])} is a Major; only Minors go on a card.")
         if len(found) > readings.MAX_MINORS:
             raise ValidationError(f"At most {readings.MAX_MINORS} Minors can rest on one card.")
         return found
+
+    def clean(self):
+        data = super().clean()
+        data["minors_reversed"] = [c for c in getattr(self, "minors_reversed", []) if c in data.get("minors", [])]
+        return data
 
 
 ManualRowFormSet = forms.formset_factory(ManualRowForm, extra=0, min_num=1, max_num=readings.FREE_SPREAD_MAX,

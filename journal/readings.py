@@ -26,6 +26,7 @@ from __future__ import annotations
 from games.engine.words import for_reader
 
 import random
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -150,7 +151,7 @@ def manual_reading(spread_slug: str, rows: list[dict]) -> dict:
             "meaning": "",
             "card": row["card"],
             "reversed": bool(row.get("reversed")),
-            "minors": [{"card": m, "reversed": False} for m in row.get("minors", [])],
+            "minors": [{"card": m, "reversed": m in row.get("minors_reversed", ())} for m in row.get("minors", [])],
             "note": "",
         })
     return clean_reading({
@@ -176,7 +177,22 @@ def parse_card(text: str) -> str:
 
 
 def parse_cards(text: str) -> list[str]:
-    return [parse_card(part) for part in text.replace(";", ",").split(",") if part.strip()]
+    return [card for card, _reversed in parse_oriented_cards(text)]
+
+
+# "3s reversed", "Ace of Cups (r)": a card written by hand may say it lay upside down.
+REVERSED_MARK = re.compile(r"\s*(?:\(\s*(?:reversed|rev|r)\s*\)|\breversed|\brev)\s*$", re.I)
+
+
+def parse_oriented_cards(text: str) -> list[tuple[str, bool]]:
+    """Cards separated by commas, each with whether it is marked reversed."""
+    found = []
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        bare, marked = REVERSED_MARK.subn("", part)
+        found.append((parse_card(bare), bool(marked)))
+    return found
 
 
 # --- checking any reading ----------------------------------------------------------------

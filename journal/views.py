@@ -188,6 +188,7 @@ def new_entry(request):
                     "label": row.get("label") or (position.label if position else ""),
                     "question": position.question if position else "",
                     "card": row["card"], "reversed": row.get("reversed"), "minors": row.get("minors", []),
+                    "minors_reversed": row.get("minors_reversed", []),
                 })
             cards = [r["card"] for r in filled] + [m for r in filled for m in r["minors"]]
             if not filled:

@@ -88,6 +88,7 @@ class Presentation:
     actions: list = field(default_factory=list)  # moves that need no card picked first
     can_act: bool = False
     view: dict = field(default_factory=dict)
+    board: dict = field(default_factory=dict)  # a board's own layout, for its own template
 
 
 def option_facts(view: dict) -> list[tuple[str, Any]]:

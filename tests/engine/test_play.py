@@ -111,6 +111,8 @@ def hidden_cards(rules):
         return dream_hidden
     if rules.slug == "tarot_hallow":
         return tarot_hallow_hidden
+    if rules.slug == "hermits_arcana":  # a patience: only Fate and Chance lie face down
+        return lambda state, seat: set(rules.zones(state)["deck:fate"]) | set(rules.zones(state)["deck:chance"])
     return starfield_support.Knowledge(rules).hidden
 
 
