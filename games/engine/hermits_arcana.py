@@ -20,16 +20,7 @@ left to right and ``table:4``..``table:7`` the bottom row left to right, ``row:0
 ``row:1`` the two rows for Ground.  The Evening fills the altar left to right, then the
 table's top row left to right and its bottom row right to left (the text's order).
 
-Rulings beyond RULINGS 7 (the text is silent), kept here in one place:
-- A ritual is met by exactly its cards: the Sigil's earlier offerings and the exalt's new
-  cards together, nothing more.  A Devote that would complete a ritual is an Exalt instead.
-- Death's returns come from the top of the heap, as its ritual says (no choice).  A Death
-  left on the altar because the Tower took its honour acts again the next Morning.
-- When the Tower takes a Sigil's honour, that Sigil stays and its offerings go to the heap
-  (the "table cards discarded because the Tower is honoured"); nothing else follows from
-  the honour that did not happen (no bonus, no after-effect, no linked honour).
-- The Fool's maneuver honours the Fool, then its returns, then the table is cleared but
-  for the card you keep.
+Rulings beyond RULINGS 7, where the text is silent: ``docs/rules-notes/hermits-arcana.md``.
 """
 
 from __future__ import annotations

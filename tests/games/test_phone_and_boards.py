@@ -21,7 +21,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(settings.BASE_DIR) / "test-results" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-MODES = [m for m in ("know_thyself", "lovers_discourse", "warring_planets", "dream_odyssey") if registered(m)]
+MODES = [m for m in ("know_thyself", "lovers_discourse", "warring_planets", "dream_odyssey", "hermits_arcana")
+         if registered(m)]
 TWO_PLAYERS = {"lovers_discourse", "warring_planets"}
 TREE_MODES = [m for m in ("know_thyself", "dream_odyssey") if registered(m)]
 
