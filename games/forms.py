@@ -37,6 +37,18 @@ class NewGameForm(forms.Form):
             # (``variants-<mode>``); only the chosen mode's count, so a box left ticked
             # under another mode changes nothing.
             data = data.copy()
+            self.modes = modes()
+            # A game with another edition (the 2021 prototype) offers it as a radio of its
+            # own (``edition-<mode>``): choosing it picks that edition's engine, whose
+            # variations are ticked in their own fieldset (``variants-<edition slug>``).
+            chosen = next((m for m in self.modes if m["slug"] == data.get("mode")), None)
+            edition = data.get(f"edition-{data.get('mode')}")
+            if chosen and edition and edition != "final":
+                slug = next((e["slug"] for e in chosen["editions"] if e["slug"] == edition), None)
+                if slug is None:
+                    data.setlist("mode", [edition])  # refused below as an unknown choice
+                else:
+                    data.setlist("mode", [slug])
             data.setlist("variants", data.getlist("variants") + data.getlist(f"variants-{data.get('mode')}"))
         super().__init__(data, *args, **kwargs)
         self.user = user

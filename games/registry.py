@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Callable
 
 from games.engine import RULES, Rules, get_rules
-from games.presenters import Presentation, dream, generic, hallow, starfield, tree
+from games.presenters import Presentation, dream, generic, hallow, starfield, starfield_2021, tree, tree_2021
 
 # Words for the variations, shared by the games that have them (the project's own words).
 VARIANT_TEXT = {
@@ -40,6 +40,12 @@ class GameEntry:
     slug: str
     board: ModuleType = generic  # present(rules, state, view, seat, moves, pick) and reading_layout(...)
     variant_text: dict[str, str] = field(default_factory=dict)  # beside VARIANT_TEXT, or overriding it
+    # Another edition of a game (the 2021 prototype): the slug of the game it is an edition
+    # of, the edition's name and one sentence on what differs. The new-game page offers it
+    # as a choice under that game rather than as a game of its own.
+    edition_of: str = ""
+    edition: str = ""
+    differs: str = ""
 
     @property
     def rules(self) -> Rules:
@@ -71,6 +77,27 @@ add(GameEntry("lovers_discourse", board=starfield))
 add(GameEntry("warring_planets", board=starfield))
 add(GameEntry("dream_odyssey", board=dream))
 add(GameEntry("tarot_hallow", board=hallow))
+
+# The 2021 prototype edition (issue 17): the same boards, chosen as an edition of the game.
+PROTOTYPE_2021 = "2021 prototype"
+PROTOTYPE_2021_VARIANTS = {
+    "easy": "Every Major absorbs twice its value.",
+    "expert": "There are no Grace Fields: a raised card that fits no Major loses the game.",
+    "freethought": "Every Major is resolved by any Minor laid on it; the reading is marked tainted.",
+}
+add(GameEntry("know_thyself_2021", board=tree_2021, edition_of="know_thyself", edition=PROTOTYPE_2021,
+              variant_text=PROTOTYPE_2021_VARIANTS,
+              differs="As first printed: Minors fill the plane in reading order and rise when a row or "
+                      "column totals 10, 20 or 30, may go straight onto a Major, and two Majors side by "
+                      "side may share a bridge."))
+add(GameEntry("lovers_discourse_2021", board=starfield_2021, edition_of="lovers_discourse",
+              edition=PROTOTYPE_2021, variant_text=PROTOTYPE_2021_VARIANTS,
+              differs="As first printed: Minors rise when a row or column totals 10, 20 or 30, there "
+                      "are no Gift Fields, and you feed your partner's Major only beside one of yours."))
+add(GameEntry("warring_planets_2021", board=starfield_2021, edition_of="warring_planets",
+              edition=PROTOTYPE_2021, variant_text=PROTOTYPE_2021_VARIANTS,
+              differs="As first printed: Minors rise at 10, 20 or 30, Guards are played from the hand, "
+                      "and a Major's points go to whoever resolves it."))
 
 
 def entry(slug: str) -> GameEntry:
