@@ -32,6 +32,10 @@ VARIANT_TEXT = {
     "noble": "A Guard that is a court card can only be beaten by another court card.",
     "outnumber": "Several raised Minors may attack one Guard together when their values add up to at "
                  "least the Guard's.",
+    # The 2021 prototype edition's variations.
+    "easy": "Every Major absorbs twice its value.",
+    "expert": "There are no Grace Fields: a raised card that fits no Major loses the game.",
+    "freethought": "Every Major is resolved by any Minor laid on it; the reading is marked tainted.",
 }
 
 
@@ -80,22 +84,16 @@ add(GameEntry("tarot_hallow", board=hallow))
 
 # The 2021 prototype edition (issue 17): the same boards, chosen as an edition of the game.
 PROTOTYPE_2021 = "2021 prototype"
-PROTOTYPE_2021_VARIANTS = {
-    "easy": "Every Major absorbs twice its value.",
-    "expert": "There are no Grace Fields: a raised card that fits no Major loses the game.",
-    "freethought": "Every Major is resolved by any Minor laid on it; the reading is marked tainted.",
-}
 add(GameEntry("know_thyself_2021", board=tree_2021, edition_of="know_thyself", edition=PROTOTYPE_2021,
-              variant_text=PROTOTYPE_2021_VARIANTS,
               differs="As first printed: Minors fill the plane in reading order and rise when a row or "
                       "column totals 10, 20 or 30, may go straight onto a Major, and two Majors side by "
                       "side may share a bridge."))
 add(GameEntry("lovers_discourse_2021", board=starfield_2021, edition_of="lovers_discourse",
-              edition=PROTOTYPE_2021, variant_text=PROTOTYPE_2021_VARIANTS,
+              edition=PROTOTYPE_2021,
               differs="As first printed: Minors rise when a row or column totals 10, 20 or 30, there "
                       "are no Gift Fields, and you feed your partner's Major only beside one of yours."))
 add(GameEntry("warring_planets_2021", board=starfield_2021, edition_of="warring_planets",
-              edition=PROTOTYPE_2021, variant_text=PROTOTYPE_2021_VARIANTS,
+              edition=PROTOTYPE_2021,
               differs="As first printed: Minors rise at 10, 20 or 30, Guards are played from the hand, "
                       "and a Major's points go to whoever resolves it."))
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 from . import plane_2021 as mplane
 from .base import Move, State, shuffled
 from .cards import CARDS, DECK, FOOL, is_card, label, value
-from .drawings import render_know_thyself
+from .drawings import cards_text, render_know_thyself
 from .know_thyself import KnowThyself, _cards_text, _the, _The, _log
 from .known_games import register
 from .tree import ADJACENT, GRACE_FIELDS, ROOT, SEFIRA, SPACE_NAMES
@@ -70,12 +70,18 @@ def space_name(space: str) -> str:
 
 def render(view: dict) -> list[str]:
     """The final edition's drawing of the tree and plane, then the bridges."""
-    lines = render_know_thyself(view)
+    bridges = view.get("bridges", {})
+    # A bridged Major shows its bridge's count; the prototype has no Sun and Moon spaces.
+    tree = {s: ({**t, "value": bridges[t["bridge"]]["value"], "needs": bridges[t["bridge"]]["needs"]}
+                if t.get("bridge") else t) for s, t in view["tree"].items()}
+    lines = [line for line in render_know_thyself({**view, "tree": tree})
+             if not line.startswith(("  the Sun space", "  the Moon space"))]
     lines[0] = lines[0].replace("Know Thyself", "Know Thyself (2021 prototype)", 1)
-    for bid, b in view.get("bridges", {}).items():
+    for bid, b in bridges.items():
         state = "resolved" if b["resolved"] else f"{b['value'] - b['needs']}/{b['value']}"
+        text = space_name(bid)
         lines.insert(-3 if view.get("prompt") else len(lines),
-                     f"Bridge {space_name(bid)}: {state} {', '.join(b['minors'])}")
+                     f"{text[0].upper()}{text[1:]}: {state}, {cards_text(b['minors'])}")
     if view.get("tainted"):
         lines.append("Freethought: this reading is tainted.")
     return lines
