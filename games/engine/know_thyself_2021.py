@@ -183,8 +183,8 @@ class KnowThyself2021(KnowThyself):
             return spots
         return [g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None]
 
-    def _add_minor(self, state: State, card: str, to: str) -> None:
-        """Lay a Minor on a Major or a bridge (making the bridge if it is new)."""
+    def _make_bridge(self, state: State, to: str) -> None:
+        """A Minor about to go onto a new bridge makes it (logged before the Minor)."""
         pair = bridge_spaces(to)
         if pair and to not in state["bridges"]:
             a, b = pair
@@ -192,6 +192,10 @@ class KnowThyself2021(KnowThyself):
                                     "room": state["tree"][a]["room"] + state["tree"][b]["room"]}
             state["tree"][a]["bridge"] = state["tree"][b]["bridge"] = to
             _log(state, f"bridge {to}")
+
+    def _add_minor(self, state: State, card: str, to: str) -> None:
+        """Lay a Minor on a Major or a bridge."""
+        pair = bridge_spaces(to)
         slot = self._target(state, to)
         slot["minors"].append(card)
         slot["room"] -= value(card)
@@ -275,6 +279,7 @@ class KnowThyself2021(KnowThyself):
                 _log(state, f"play {card} {to}")
                 self._put_major(state, card, to)
             else:
+                self._make_bridge(state, to)
                 _log(state, f"onto {card} {to}")
                 self._add_minor(state, card, to)
             if self._won(state):
@@ -287,6 +292,7 @@ class KnowThyself2021(KnowThyself):
         elif kind == "place":
             card, to = move["card"], move["to"]
             state["waiting"].remove(card)
+            self._make_bridge(state, to)
             _log(state, f"place {card} {to}")
             if to in GRACE_FIELDS:
                 state["grace"][GRACE_FIELDS.index(to)] = card

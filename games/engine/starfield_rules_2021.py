@@ -94,7 +94,8 @@ class Prototype2021:
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if not state["end"] and seat == state["turn"] and state["phase"] == "choose_set":
-            return [{"type": "match", "cards": s} for s in plane_2021.transfer_sets(state["planes"][seat])]
+            moves = [{"type": "match", "cards": s} for s in plane_2021.transfer_sets(state["planes"][seat])]
+            return moves + ([{"type": "forfeit"}] if self.forfeits else [])
         return super().legal_moves(state, seat)
 
     def place_moves(self, state: State, seat: int) -> list[Move]:

@@ -188,3 +188,13 @@ def test_easy_doubles_every_value_in_warring_planets():
     assert "C0" in _targets(WP, state, "Kc")
     with pytest.raises(ValueError, match="Unknown variant"):
         WP.new_game(0, 2, {"variant": "noble"})
+
+
+def test_either_rival_may_forfeit_even_while_a_set_is_being_chosen():
+    state = _arrange(WP, hands=(["7p"], []), planes=[[["3c"], ["3s"], []], [[], [], []]],
+                     board={"C0": major("M21", 0, facing=0)})
+    state = _act(WP, state, 0, "play", card="7p", column=2)
+    assert state["phase"] == "choose_set"
+    assert {"type": "forfeit"} in WP.legal_moves(state, 0) and WP.legal_moves(state, 1) == [{"type": "forfeit"}]
+    over = WP.apply(state, 0, {"type": "forfeit"})
+    assert WP.outcome(over)["winners"] == [1]
