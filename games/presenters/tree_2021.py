@@ -12,6 +12,7 @@ from games.engine.know_thyself_2021 import bridge_spaces, space_name
 from . import tree
 from .common import Presentation, card_info, segment
 
+NO_SPACES = ("sun", "moon")
 HOLE = {"code": "", "hole": True, "name": "An empty place", "pickable": False, "picked": False}
 
 
@@ -28,6 +29,10 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
     solid = {**view, "plane": [[c for c in col if c is not None] for col in view.get("plane") or []]}
     show = tree.present(rules, state, solid, seat, moves, pick)
     plane_with_holes([view.get("plane") or []], show.planes)
+    # The prototype's tree has no Sun and Moon spaces: the board is drawn without them.
+    show.cells = [c for c in show.cells if c["id"] not in NO_SPACES]
+    show.lines = [segment(tree_board.LAYOUT[a], tree_board.LAYOUT[b]) for a, b in tree_board.BRANCHES
+                  if a not in NO_SPACES and b not in NO_SPACES]
     slots = view.get("tree") or {}
     bridges = view.get("bridges") or {}
     for cell in show.cells:

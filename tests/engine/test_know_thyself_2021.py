@@ -290,3 +290,18 @@ def test_the_reading_lays_the_central_sefira_and_a_bridge_lends_them_its_minors(
     by_space = {p["space"]: p for p in reading["positions"]}
     assert by_space["foundation"]["minors"] == ["6w"] and by_space["spirit"]["minors"] == ["6w"]
     assert by_space["foundation"]["bridge"] == "bridge:spirit:foundation"
+
+
+def test_the_terminal_plays_it_to_the_end():
+    import io
+
+    from games.engine.play import main
+
+    out = io.StringIO()
+    code = main(["know_thyself_2021", "--seed", "3", "--variant", "freethought"], stdin=io.StringIO("1\na 400\nr\nq\n"),
+                out=out)
+    text = out.getvalue()
+    assert code == 0 and "Know Thyself (2021 prototype) (freethought)" in text
+    assert "Game over:" in text and "The reading:" in text
+    assert "Freethought: this reading is tainted." in text
+    assert "the Sun space" not in text
