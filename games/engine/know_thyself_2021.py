@@ -522,6 +522,8 @@ class KnowThyself2021(KnowThyself):
         if kind != expected:
             return f"Not now: {self.prompt(state)}"
         card, to = move.get("card"), move.get("to")
+        if "to" in move and not isinstance(to, str):
+            return "\"to\" must name a space, such as \"foundation\", \"bridge:spirit:foundation\" or \"grace:0\"."
         if kind == "match":
             return "That is not one of the sets on offer; each totals 10, 20 or 30 in one row or column."
         if not is_card(card):

@@ -39,6 +39,12 @@ class LoversDiscourse2021(Prototype2021, LoversDiscourse):
         return [s for s in starfield.SPACES
                 if s in near and s in board and board[s]["resolved_by"] is None]
 
+    def cannot_play(self, state: State, seat: int) -> None:
+        hand = state["hands"][seat]
+        why = (f"Seat {seat} held only Majors with nowhere to play them." if hand
+               else f"Seat {seat} had no card left to play.")
+        self.finish(state, "stuck", why, seat, obstacle=hand[-1] if hand else None)
+
     def cannot_place(self, state: State, seat: int) -> None:
         card = state["raised"][0]
         self.finish(state, "stuck",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from . import starfield
 from .base import Move, State
-from .cards import label, value
+from .cards import is_card, label, value
 from .known_games import register
 from .starfield_rules_2021 import Prototype2021
 from .warring_planets import WarringPlanets
@@ -101,8 +101,10 @@ class WarringPlanets2021(Prototype2021, WarringPlanets):
         kind = move["type"]
         if state["phase"] == "play" and kind in ("guard", "attack"):
             card, to = move.get("card"), move.get("to")
+            if not is_card(card):
+                return f"{card!r} is not a card code (examples: 9c, Qp, 10w)."
             if card not in state["hands"][seat]:
-                return f"You do not hold {label(card) if isinstance(card, str) and card[:1] else card!r}."
+                return f"You do not hold {label(card)}."
             if card.startswith("M"):
                 return "Only a Minor can be a Guard or attack one."
             if not isinstance(to, str) or to not in starfield.SPACES:
