@@ -94,3 +94,20 @@ def test_a_two_player_2021_game_plays_to_the_end_with_both_seats_in_browsers(bro
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_edition_is_chosen_on_the_new_game_page_by_clicking(browser, live_server, alice):
+    context, page = logged_in_page(browser, live_server, alice)
+    try:
+        page.goto("/games/new/")
+        page.locator('input[name="mode"][value="know_thyself"]').check()
+        page.locator('input[name="edition-know_thyself"][value="know_thyself_2021"]').check()
+        page.locator('input[name="variants-know_thyself_2021"][value="freethought"]').check()
+        page.locator('input[name="opponent"][value="solo"]').check()
+        page.locator("form.new-game button[type=submit]").click()
+        expect(page.locator("#status h1")).to_contain_text("Know Thyself (2021 prototype)")
+        game = Game.objects.get(created_by=alice)
+        assert game.mode == "know_thyself_2021" and game.options["variant"] == ["freethought"]
+        expect(page.locator("#status .facts")).to_contain_text("tainted (Freethought)")
+    finally:
+        context.close()
