@@ -45,10 +45,9 @@ class NewGameForm(forms.Form):
             edition = data.get(f"edition-{data.get('mode')}")
             if chosen and edition and edition != "final":
                 slug = next((e["slug"] for e in chosen["editions"] if e["slug"] == edition), None)
-                if slug is None:
-                    data.setlist("mode", [edition])  # refused below as an unknown choice
-                else:
-                    data.setlist("mode", [slug])
+                # No such edition of this game: a mode that is no choice, refused below (never
+                # another game that happens to be named).
+                data.setlist("mode", [slug or f"{data.get('mode')}, edition {edition}"])
             data.setlist("variants", data.getlist("variants") + data.getlist(f"variants-{data.get('mode')}"))
         super().__init__(data, *args, **kwargs)
         self.user = user

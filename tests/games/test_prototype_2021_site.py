@@ -60,9 +60,10 @@ def test_choosing_the_2021_edition_starts_its_engine_with_its_variations(alice_c
     assert wrong.status_code == 400 and "has no numerology variation" in wrong.content.decode()
     # The form shown again keeps the edition chosen.
     assert 'value="know_thyself_2021" checked' in wrong.content.decode()
-    made_up = alice_client.post(new, {"mode": "know_thyself", "edition-know_thyself": "tarot_hallow",
-                                      "opponent": "solo"})
-    assert made_up.status_code == 400 and Game.objects.count() == 3
+    for edition in ("lovers_discourse", "warring_planets_2021", "1999"):  # another game, or no edition of it
+        made_up = alice_client.post(new, {"mode": "know_thyself", "edition-know_thyself": edition,
+                                          "opponent": "user", "username": "bob"})
+        assert made_up.status_code == 400 and Game.objects.count() == 3
 
 
 def stacked(*cards):
