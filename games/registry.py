@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Callable
 
 from games.engine import RULES, Rules, get_rules
-from games.presenters import Presentation, dream, generic, hallow, starfield, starfield_2021, tree, tree_2021
+from games.presenters import Presentation, dream, generic, hallow, starfield, tree
 
 # Words for the variations, shared by the games that have them (the project's own words).
 VARIANT_TEXT = {
@@ -83,6 +83,8 @@ add(GameEntry("dream_odyssey", board=dream))
 add(GameEntry("tarot_hallow", board=hallow))
 
 # The 2021 prototype edition (issue 17): the same boards, chosen as an edition of the game.
+from games.presenters import starfield_2021, tree_2021  # noqa: E402  (kept beside its lines, for merging)
+
 PROTOTYPE_2021 = "2021 prototype"
 add(GameEntry("know_thyself_2021", board=tree_2021, edition_of="know_thyself", edition=PROTOTYPE_2021,
               differs="As first printed: Minors fill the plane in reading order and rise when a row or "
