@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .cards import value
-from .plane import _ORDER, COLUMNS, card_order, new_plane  # noqa: F401  (the same empty plane)
+from .plane import _ORDER, card_order, new_plane  # noqa: F401  (new_plane: the same empty plane)
 
 Columns = list[list]  # list[list[str | None]]
 TOTALS = (10, 20, 30)
