@@ -46,8 +46,8 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
             cell["status"] = f"bridged: {b.get('value', 0) - b.get('needs', 0)} of {b.get('value', 0)}"
     for bid, b in bridges.items():
         a, c = bridge_spaces(bid)
-        # Drawn twice over the branch, so the bridge stands out against the plain branches.
-        show.lines += [segment(tree_board.LAYOUT[a], tree_board.LAYOUT[c])] * 2
+        # Drawn over the branch between its two spaces, stronger than the plain branches.
+        show.bridges.append(segment(tree_board.LAYOUT[a], tree_board.LAYOUT[c]))
         state_words = "resolved" if b["resolved"] else f"{b['value'] - b['needs']} of {b['value']}"
         title = space_name(bid)
         show.rows.append({"title": f"{title[0].upper()}{title[1:]} ({state_words})",
