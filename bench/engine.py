@@ -39,6 +39,10 @@ CASES: dict[str, list[dict]] = {
     # "players" is the bench's own key (the seat count), not a game option.
     "tarot_hallow": [{"variant": "standard", "players": 2}, {"variant": "standard", "players": 6}],
     "hermits_arcana": [{"variant": "standard"}],  # issue 15: random games per second
+    # The 2021 prototype edition (issue 17).
+    "know_thyself_2021": [{"variant": "standard"}, {"variant": ["easy", "expert"]}, {"variant": "freethought"}],
+    "lovers_discourse_2021": [{"variant": "standard"}, {"variant": "easy"}],
+    "warring_planets_2021": [{"variant": "standard"}, {"variant": "easy"}],
 }
 # Games per second each game must reach (issue 3: Know Thyself, standard rules).
 BARS: dict[tuple[str, str], float] = {("know_thyself", "standard"): 500.0}

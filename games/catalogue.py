@@ -23,5 +23,14 @@ def modes() -> list[dict]:
             "variants": [
                 {"name": v, "text": game.describe_variant(v)} for v in rules.variants if v != "standard"
             ],
+            # Another edition of a game is offered under that game (``editions``).
+            "edition_of": game.edition_of,
+            "edition": game.edition,
+            "differs": game.differs,
+            "editions": [],
         })
+    by_slug = {m["slug"]: m for m in listed}
+    for mode in listed:
+        if mode["edition_of"] in by_slug:
+            by_slug[mode["edition_of"]]["editions"].append(mode)
     return listed

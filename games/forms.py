@@ -37,6 +37,17 @@ class NewGameForm(forms.Form):
             # (``variants-<mode>``); only the chosen mode's count, so a box left ticked
             # under another mode changes nothing.
             data = data.copy()
+            self.modes = modes()
+            # A game with another edition (the 2021 prototype) offers it as a radio of its
+            # own (``edition-<mode>``): choosing it picks that edition's engine, whose
+            # variations are ticked in their own fieldset (``variants-<edition slug>``).
+            chosen = next((m for m in self.modes if m["slug"] == data.get("mode")), None)
+            edition = data.get(f"edition-{data.get('mode')}")
+            if chosen and edition and edition != "final":
+                slug = next((e["slug"] for e in chosen["editions"] if e["slug"] == edition), None)
+                # No such edition of this game: a mode that is no choice, refused below (never
+                # another game that happens to be named).
+                data.setlist("mode", [slug or f"{data.get('mode')}, edition {edition}"])
             data.setlist("variants", data.getlist("variants") + data.getlist(f"variants-{data.get('mode')}"))
         super().__init__(data, *args, **kwargs)
         self.user = user

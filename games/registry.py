@@ -33,6 +33,10 @@ VARIANT_TEXT = {
     "noble": "A Guard that is a court card can only be beaten by another court card.",
     "outnumber": "Several raised Minors may attack one Guard together when their values add up to at "
                  "least the Guard's.",
+    # The 2021 prototype edition's variations.
+    "easy": "Every Major absorbs twice its value.",
+    "expert": "There are no Grace Fields: a raised card that fits no Major loses the game.",
+    "freethought": "Every Major is resolved by any Minor laid on it; the reading is marked tainted.",
 }
 
 
@@ -41,6 +45,12 @@ class GameEntry:
     slug: str
     board: ModuleType = generic  # present(rules, state, view, seat, moves, pick) and reading_layout(...)
     variant_text: dict[str, str] = field(default_factory=dict)  # beside VARIANT_TEXT, or overriding it
+    # Another edition of a game (the 2021 prototype): the slug of the game it is an edition
+    # of, the edition's name and one sentence on what differs. The new-game page offers it
+    # as a choice under that game rather than as a game of its own.
+    edition_of: str = ""
+    edition: str = ""
+    differs: str = ""
 
     @property
     def rules(self) -> Rules:
@@ -73,6 +83,23 @@ add(GameEntry("warring_planets", board=starfield))
 add(GameEntry("dream_odyssey", board=dream))
 add(GameEntry("tarot_hallow", board=hallow))
 add(GameEntry("hermits_arcana", board=hermit))
+
+# The 2021 prototype edition (issue 17): the same boards, chosen as an edition of the game.
+from games.presenters import starfield_2021, tree_2021  # noqa: E402  (kept beside its lines, for merging)
+
+PROTOTYPE_2021 = "2021 prototype"
+add(GameEntry("know_thyself_2021", board=tree_2021, edition_of="know_thyself", edition=PROTOTYPE_2021,
+              differs="As first printed: Minors fill the plane in reading order and rise when a row or "
+                      "column totals 10, 20 or 30, may go straight onto a Major, and two Majors side by "
+                      "side may share a bridge."))
+add(GameEntry("lovers_discourse_2021", board=starfield_2021, edition_of="lovers_discourse",
+              edition=PROTOTYPE_2021,
+              differs="As first printed: Minors rise when a row or column totals 10, 20 or 30, there "
+                      "are no Gift Fields, and you feed your partner's Major only beside one of yours."))
+add(GameEntry("warring_planets_2021", board=starfield_2021, edition_of="warring_planets",
+              edition=PROTOTYPE_2021,
+              differs="As first printed: Minors rise at 10, 20 or 30, Guards are played from the hand, "
+                      "and a Major's points go to whoever resolves it."))
 
 
 def entry(slug: str) -> GameEntry:

@@ -123,3 +123,14 @@ def score_know_thyself(rules, state: dict, seat: int) -> float:
             total += 1.0 if room is None else max(0.0, 1.0 - room / 20)
     total -= 0.3 * sum(len(col) for col in state["plane"])
     return total
+
+
+# The 2021 prototype editions keep their final editions' state shapes; Lovers' Discourse
+# 2021 has no Gift Fields to keep free.
+SCORERS["know_thyself_2021"] = score_know_thyself
+SCORERS["warring_planets_2021"] = score_warring_planets
+
+
+@register("lovers_discourse_2021")
+def score_lovers_discourse_2021(rules, state: dict, seat: int) -> float:
+    return score_lovers_discourse(rules, {**state, "gifts": []}, seat)

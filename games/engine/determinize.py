@@ -24,6 +24,8 @@ MODULES = {
     "warring_planets": ".determinize_starfield",
     "lovers_discourse": ".determinize_starfield",
     "know_thyself": ".determinize_know_thyself",
+    "lovers_discourse_2021": ".determinize_starfield",
+    "warring_planets_2021": ".determinize_starfield",
 }
 
 

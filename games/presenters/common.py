@@ -74,6 +74,7 @@ class Presentation:
     waiting_label: str = ""
     cells: list = field(default_factory=list)  # board spaces with x/y, cards, target choice
     lines: list = field(default_factory=list)  # board branches as (x1, y1, x2, y2) grid centres
+    bridges: list = field(default_factory=list)  # bridges between two spaces, drawn like lines but stronger
     board_width: int = 0
     board_height: int = 0
     planes: list = field(default_factory=list)  # {"title", "columns": [...], "rows": n}

@@ -102,7 +102,7 @@ def hidden_cards(rules):
     the deck, the other hand and (Lovers' Discourse) the face-down discard pile, except
     cards once seen face up or held (``starfield_support.Knowledge``, as in their random
     tests); Dream Odyssey hides what ``dream_odyssey_support.hidden_codes`` says."""
-    if rules.slug == "know_thyself":
+    if rules.slug in ("know_thyself", "know_thyself_2021"):  # the 2021 edition hides alike
         def hidden(state: dict, seat: int | None) -> set[str]:
             zones = rules.zones(state)
             return set(zones["deck"]) | (set(zones["hand:0"]) if seat is None else set())

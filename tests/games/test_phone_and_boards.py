@@ -21,9 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(settings.BASE_DIR) / "test-results" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-MODES = [m for m in ("know_thyself", "lovers_discourse", "warring_planets", "dream_odyssey", "hermits_arcana")
-         if registered(m)]
-TWO_PLAYERS = {"lovers_discourse", "warring_planets"}
+MODES = [m for m in ("know_thyself", "lovers_discourse", "warring_planets", "dream_odyssey", "hermits_arcana",
+                    "know_thyself_2021", "lovers_discourse_2021", "warring_planets_2021") if registered(m)]
+TWO_PLAYERS = {"lovers_discourse", "warring_planets", "lovers_discourse_2021", "warring_planets_2021"}
 TREE_MODES = [m for m in ("know_thyself", "dream_odyssey") if registered(m)]
 
 

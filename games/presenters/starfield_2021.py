@@ -1,0 +1,31 @@
+"""The Starfield as the 2021 prototype plays it (Lovers' Discourse 2021, Warring Planets
+2021): the final editions' board (``starfield.py``) with the holes lifted Minors leave on
+each Material Plane, The Fool that never resolves, and Warring Planets' two scores."""
+
+from __future__ import annotations
+
+from . import starfield
+from .common import Presentation
+from .tree_2021 import plane_with_holes
+
+
+def present(rules, state, view, seat, moves, pick) -> Presentation:
+    planes = view.get("planes") or [[], []]
+    solid = {**view, "planes": [[[c for c in col if c is not None] for col in p] for p in planes]}
+    show = starfield.present(rules, state, solid, seat, moves, pick)
+    order = [seat, 1 - seat] if seat in (0, 1) else [0, 1]
+    plane_with_holes([planes[owner] for owner in order], show.planes)
+    board = view.get("board") or {}
+    for cell in show.cells:
+        entry = board.get(cell["id"])
+        if isinstance(entry, dict) and entry.get("never"):
+            cell["status"] = "The Fool: takes no Minor, never resolves"
+    scores = view.get("scores")
+    if rules.slug.startswith("warring_planets") and seat in (0, 1) and isinstance(scores, list):
+        # Rivals keep two scores even when they are level.
+        show.facts = [f for f in show.facts if f[0] not in ("Score", "Your score", "Theirs")]
+        show.facts[:0] = [("Your score", scores[seat]), ("Theirs", scores[1 - seat])]
+    return show
+
+
+reading_layout = starfield.reading_layout
