@@ -91,9 +91,17 @@ class TarotHallow(Rules):
         return list(given) + [c for c in allowed if c not in given]
 
     def setup(self, state: State, options: dict, deck: list[str] | None) -> None:
-        unknown = set(options) - {"variant", "majors_deck", "minors_deck"}
+        unknown = set(options) - {"variant", "majors_deck", "minors_deck", "dealer"}
         if unknown:
             raise ValueError(f"Unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        # RULINGS 7: seat 0 deals the first game and the deal passes to the next seat each
+        # game, so a game that follows another says who deals (kept in the options, so a
+        # replay deals alike).  Dealing by seat order keeps stacked decks as ENGINE.md says.
+        dealer = options.get("dealer", 0)
+        if type(dealer) is not int or not 0 <= dealer < state["players"]:
+            raise ValueError(f"options['dealer'] must be a seat number from 0 to {state['players'] - 1}")
+        if dealer == 0:
+            options.pop("dealer", None)  # the default: records of first games stay as they were
         if deck is not None and options.get("minors_deck") is not None:
             raise ValueError("give the Minors either as deck or as options['minors_deck'], not both")
         minors = self._given_pile(deck if deck is not None else options.get("minors_deck"),
@@ -112,7 +120,7 @@ class TarotHallow(Rules):
             hands.append(minors[:HAND_SIZE])
             minors = minors[HAND_SIZE:]
         state.update({
-            "dealer": 0,
+            "dealer": dealer,
             "minors": minors,
             "discard": [],
             "majors": majors[1:],
