@@ -90,6 +90,13 @@ def end_overdue_game(game_id: int, version: int) -> str:
             # The engine's reason says "forfeited"; the record should also say why.
             Game.objects.filter(pk=game.pk).update(end_reason=f"{names} ran out of time and forfeited."[:200])
             return "forfeited"
+        if services.takes_over(game):
+            # A table of three or more plays on: the house's computer players take the late
+            # seats (their moves follow through the outbox); abandoned once nobody is left.
+            game = services.take_over_seats(
+                game.pk, [seat.index for seat in late if seat.user is None or not seat.user.is_computer],
+                f"{names} ran out of time.")
+            return "taken over" if game.status == Game.Status.ACTIVE else "abandoned"
         services.abandon_game(game.pk, f"{names} ran out of time.")
         return "abandoned"
 
