@@ -14,6 +14,7 @@ played off in one more round for the Fool.  How unclear rules were read:
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
 from .known_games import register
@@ -56,6 +57,9 @@ def number(card: str) -> int | None:
 
 
 MINOR_ORDER = {c: i for i, c in enumerate(MINORS)}
+# describe_move's words for a card played face down and a Knight's gift (log_for hides them).
+_PLAYED = re.compile(r"^Play the .+ face down$")
+_KNIGHT_GIVES = re.compile(r"^(Knight: give ).+?( to )")
 NON_FOOL_MAJORS = tuple(m for m in MAJORS if m != FOOL)
 
 
@@ -430,6 +434,18 @@ class TarotHallow(Rules):
                     entry.pop("taken", None)
             entries.append(entry)
         return entries
+
+    def log_for(self, view: dict, reader: int | None, entries) -> list[str]:
+        """The move log for ``reader``: another seat's card played face down is "a card"
+        even where the card shows elsewhere in the view (revealed in an earlier round,
+        then reshuffled and drawn again), and so are the cards a Knight gave."""
+        said = []
+        for mover, text in entries:
+            if mover != reader:
+                text = _PLAYED.sub("Play a card face down", text)
+                text = _KNIGHT_GIVES.sub(r"\1cards\2", text)
+            said.append((mover, text))
+        return super().log_for(view, reader, said)
 
     def view(self, state: State, seat: int | None) -> dict:
         n = state["players"]

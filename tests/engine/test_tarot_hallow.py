@@ -317,3 +317,15 @@ def test_the_knights_take_is_drawn_by_the_seed_and_replays_alike():
         assert TH.dumps(once) == TH.dumps(again)
         takes.add(tuple(next(e for e in once["log"] if e["event"] == "knight")["taken"]))
     assert len(takes) > 1  # not always the same two cards
+
+
+def test_the_move_log_never_names_another_seats_face_down_card_even_one_seen_before():
+    state = new(3, [["7c", "5c", "3s", "4s"], ["9c", "5s", "6s", "8s"], ["2c", "2w", "3w", "4w"]],
+                majors=["M13"])
+    view = TH.view(state, 1)
+    view["discard"] = ["7c"]  # as if the Seven of Cups had been revealed in an earlier round
+    words = TH.describe_move(state, 0, {"type": "play", "card": "7c"})
+    knight = "Knight: give Two of Swords and Three of Swords to Seat 2 and take 2 at random"
+    assert TH.log_for(view, 1, [(0, words), (0, knight)]) == [
+        "Play a card face down", "Knight: give cards to Seat 2 and take 2 at random"]
+    assert TH.log_for(TH.view(state, 0), 0, [(0, words)]) == ["Play the Seven of Cups face down"]
