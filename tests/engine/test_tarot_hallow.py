@@ -328,4 +328,4 @@ def test_the_move_log_never_names_another_seats_face_down_card_even_one_seen_bef
     knight = "Knight: give Two of Swords and Three of Swords to Seat 2 and take 2 at random"
     assert TH.log_for(view, 1, [(0, words), (0, knight)]) == [
         "Play a card face down", "Knight: give cards to Seat 2 and take 2 at random"]
-    assert TH.log_for(TH.view(state, 0), 0, [(0, words)]) == ["Play the Seven of Cups face down"]
+    assert TH.log_for(TH.view(state, 0), 0, [(0, words)]) == [words]
