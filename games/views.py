@@ -328,7 +328,8 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "note_form": NoteForm(instance=note),
         "stamp": poll_stamp(game),
         # Poll fast while someone else is to act; slowly otherwise, for chat and clocks.
-        "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "20s",
+        # Several seats asked at once see each other play (a face-down card) while asked too.
+        "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "5s" if len(to_act) > 1 else "20s",
         "live": not game.is_over,
         "outcome": game.outcome,
         "result": game.result_for(seat.index).capitalize(),
