@@ -253,6 +253,9 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
     _check_clock(time_control)
     users, addresses = [], []
     for invitee in invitees:
+        if invitee is None:  # a seat left open in its place (a rematch's departed player)
+            users.append(None)
+            continue
         if isinstance(invitee, str):
             address = invitee.strip()
             found = get_user_model().objects.filter(email__iexact=address, is_active=True).first()
@@ -267,7 +270,7 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
             if invitee in users and not invitee.is_computer:
                 raise CannotStart(f"{invitee} is invited twice.")
         users.append(invitee)
-    computers = [u for u in users if not isinstance(u, str) and u.is_computer]
+    computers = [u for u in users if u is not None and not isinstance(u, str) and u.is_computer]
     if len(computers) > len({u.pk for u in computers}):
         raise CannotStart("Each computer player can take one seat of a game; choose different ones.")
     if seed is None:
@@ -455,6 +458,23 @@ def rematch(game_id: int, user) -> Game:
         if asked is not None:
             return asked
         kwargs = {}
+        options = {k: v for k, v in old.options.items()}
+        if old.players > 2:
+            # The table again, in the same order from the asker round; who left (or whose seat
+            # the house played) leaves an open seat.  Where the game has a dealer, the deal
+            # passes to the next seat (Tarot Hallow, RULINGS 7).
+            seats = {s.index: s for s in old.seats.select_related("user")}
+            order = [(seat.index + k) % old.players for k in range(old.players)]
+            invitees = []
+            for index in order[1:]:
+                other = seats[index].user
+                keep = other is not None and other.is_active and not other.username.startswith("house-")
+                invitees.append(other if keep else None)
+            dealer = old.load_state().get("dealer")
+            if isinstance(dealer, int):
+                options["dealer"] = (dealer - seat.index + 1) % old.players
+            return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old,
+                              seats=old.players, invitees=invitees)
         if old.players == 2:
             other = old.seats.exclude(user=user).first()
             if other is not None and other.user is not None and other.user.is_active:
@@ -462,8 +482,7 @@ def rematch(game_id: int, user) -> Game:
             else:
                 kwargs["open_challenge"] = True
             kwargs["creator_seat"] = 1 - seat.index
-        return start_game(user, old.mode, {k: v for k, v in old.options.items()},
-                          time_control=old.time_control, rematch_of=old, **kwargs)
+        return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old, **kwargs)
 
 
 

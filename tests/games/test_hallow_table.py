@@ -220,3 +220,18 @@ def test_an_outsider_gets_nothing_of_a_table(make_user, alice, bob, outsider, ou
                                         {"version": game.version, "move": __import__("json").dumps(move)})
         assert response.status_code == 404
     assert reload(game).version == 0
+
+
+def test_a_rematch_of_a_table_keeps_the_order_and_passes_the_deal_to_the_next_seat(make_user, alice, bob):
+    from .test_hallow_journal import play_to_the_end
+    users = cast(make_user, alice, bob, 3)
+    game = play_to_the_end(full_table(users, seed=21))
+    assert game.load_state()["dealer"] == 0  # alice dealt
+    carol = users[2]
+    again = services.rematch(game.pk, carol)
+    assert services.rematch(game.pk, carol).pk == again.pk
+    seats = list(again.seats.order_by("index"))
+    assert [s.user for s in seats] == [carol, alice, bob] and again.players == 3
+    assert [s.status for s in seats] == ["joined", "invited", "invited"]
+    # Alice dealt; bob, at her left, deals now: seat 2 of the new table.
+    assert again.options["dealer"] == 2 and again.load_state()["dealer"] == 2
