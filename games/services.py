@@ -18,6 +18,13 @@ Starting games
     ``rematch(game_id, user) -> Game`` (the players swap seats, so the one who moved
     second moves first; asked twice, or by both players, it is the same one game),
     ``resign(game_id, user)``.
+    With ``seats`` (2-6, as the engine allows) and ``invitees`` (users, computer players,
+    email addresses, or None for an open seat) it makes a table: the creator at seat 0, the
+    invitees offered the next seats, the rest open in the lobby; it starts when every seat is
+    taken, or when its creator calls ``start_with_seated(game_id, user)`` with at least two
+    seated (the seats close up and the deal is made for that many from the same seed).  A
+    declined seat of a table goes to the lobby.  A rematch of a table keeps its order from
+    the asker round and passes the deal on.
 
 Playing
     ``submit_move(game_id, actor, move, expected_version) -> Move``
@@ -30,6 +37,12 @@ Playing
     ``version`` still fits that seat.  Besides the game's own version, that is a board of
     a seat asked to act together with others, when only the others moved since and its
     own choices are the same: seats asked at once act in any order.
+
+Seats that leave a game of three or more
+    ``take_over_seats(game_id, indexes, reason)``: a house computer player (``house_player``,
+    one user per seat number) takes each seat and the game goes on for the others
+    (``seat_taken_over`` queues its move); once no person is left it is abandoned.
+    ``resign``, the clocks' time-out and account deletion call it where ``takes_over(game)``.
 
 Ending without an outcome
     ``abandon_game(game_id, reason)`` ends an ACTIVE game as ABANDONED (time-outs of

@@ -10,7 +10,9 @@ move whenever a move is applied.  This module moves it in three ways:
   log (a ``GameEvent``, not a move) and told to them by mail;
 - a game still waiting at its deadline is ended by the scheduler (``end_overdue_game``):
   where the late seat has a forfeit move (Warring Planets) it is played for them through
-  ``services.submit_move``; co-operative and solo games are abandoned.
+  ``services.submit_move``; in a game of three or more the house's computer players take
+  the late seats and the game goes on (``services.take_over_seats``); co-operative and
+  solo games are abandoned.
 
 Vacation days are counted per calendar year (UTC) by the year a vacation starts in; any
 started day counts as a whole day, as on most correspondence-game sites.
