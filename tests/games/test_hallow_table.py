@@ -235,3 +235,22 @@ def test_a_rematch_of_a_table_keeps_the_order_and_passes_the_deal_to_the_next_se
     assert [s.status for s in seats] == ["joined", "invited", "invited"]
     # Alice dealt; bob, at her left, deals now: seat 2 of the new table.
     assert again.options["dealer"] == 2 and again.load_state()["dealer"] == 2
+
+
+def test_a_tables_clock_reminds_every_seat_asked_and_pauses_for_one_on_vacation(smtp_server, make_user,
+                                                                                 alice, bob):
+    from games.clocks.deadlines import end_vacation, start_vacation
+    from games.clocks.tasks import send_deadline_reminder
+    users = cast(make_user, alice, bob, 3)
+    game = full_table(users, time_control=1)
+    services.submit_move(game.pk, alice, legal(game, 0)[0], game.version)
+    game = reload(game)
+    assert send_deadline_reminder(game.pk, game.deadline.isoformat()) == "reminded 2"  # bob and carol
+    assert len(smtp_server.messages_to("bob@example.com")) == 1
+    assert len(smtp_server.messages_to("carol@example.com")) == 1
+    assert not smtp_server.messages_to("alice@example.com")  # she has played
+    start_vacation(users[2])
+    game = reload(game)
+    assert game.deadline is None and game.paused_clock.user == users[2]
+    end_vacation(users[2])
+    assert reload(game).deadline is not None
