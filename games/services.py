@@ -82,7 +82,7 @@ __all__ = [
     "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
-    "next_deadline", "start_with_seated", "take_over_seats", "takes_over", "house_player",
+    "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
 ]
 
 
@@ -332,6 +332,30 @@ def _settle_waiting(game: Game, now) -> None:
     if game.status != status:
         game.status = status
         game.save(update_fields=["status", "updated_at"])
+
+
+def leave_waiting_table(game_id: int, user) -> Game:
+    """A player seated (or invited) at a table that has not started leaves it: their seat
+    is open in the lobby again.  The table's maker leaving cancels it."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status not in Game.WAITING:
+            raise GameNotRunning("Only a game that has not started yet can be left this way.")
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotYourSeat("You do not have a seat in this game.")
+        if game.players <= 2 or game.created_by_id == user.pk:
+            game.status = Game.Status.CANCELLED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at", "updated_at"])
+            return game
+        seat.user = None
+        seat.invited_email = ""
+        seat.invite_token = None
+        seat.status = Seat.Status.OPEN
+        seat.save(update_fields=["user", "invited_email", "invite_token", "status"])
+        _settle_waiting(game, timezone.now())
+        return game
 
 
 def start_with_seated(game_id: int, user) -> Game:

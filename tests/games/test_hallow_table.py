@@ -254,3 +254,15 @@ def test_a_tables_clock_reminds_every_seat_asked_and_pauses_for_one_on_vacation(
     assert game.deadline is None and game.paused_clock.user == users[2]
     end_vacation(users[2])
     assert reload(game).deadline is not None
+
+
+def test_a_deleted_account_frees_its_seat_at_a_table_still_filling(make_user, alice, bob):
+    carol = make_user("carol", display_name="Carol")
+    game = services.start_game(alice, "tarot_hallow", {}, seats=4, invitees=[bob, carol], seed=2)
+    services.accept_invitation(game.pk, carol)
+    delete_account(carol)
+    game = reload(game)
+    assert game.status == Game.Status.INVITED  # bob's invitation is still out
+    assert game.seats.get(index=2).status == Seat.Status.OPEN
+    delete_account(alice)  # its maker: the table is cancelled
+    assert reload(game).status == Game.Status.CANCELLED
