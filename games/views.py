@@ -123,7 +123,8 @@ def lobby(request):
 @login_required
 @require_POST
 def accept_challenge(request, game_id):
-    game = get_object_or_404(Game, pk=game_id, status__in=Game.WAITING)
+    game = get_object_or_404(Game.objects.filter(seats__status=Seat.Status.OPEN).distinct(), pk=game_id,
+                             status__in=Game.WAITING)
     try:
         services.accept_challenge(game.pk, request.user)
     except services.GameError as error:
