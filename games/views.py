@@ -216,7 +216,11 @@ def rematch(request, game_id):
 @login_required
 @require_POST
 def resign(request, game_id):
-    get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id)
+    if services.takes_over(game):
+        # The seat is no longer theirs, so the game's page is not either: back to the list.
+        return _answer(request, game_id, lambda: services.resign(game_id, request.user),
+                       "You left the game; a computer player of the house plays your seat on.", to_list=True)
     return _answer(request, game_id, lambda: services.resign(game_id, request.user))
 
 

@@ -266,3 +266,12 @@ def test_a_deleted_account_frees_its_seat_at_a_table_still_filling(make_user, al
     assert game.seats.get(index=2).status == Seat.Status.OPEN
     delete_account(alice)  # its maker: the table is cancelled
     assert reload(game).status == Game.Status.CANCELLED
+
+
+def test_giving_up_a_table_on_the_page_leaves_it_to_the_house_and_goes_back_to_the_list(make_user, alice, bob):
+    users = cast(make_user, alice, bob, 3)
+    game = full_table(users)
+    response = client_of(bob).post(reverse("games:resign", args=[game.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:list")
+    assert "a computer player of the house plays your seat on" in response.content.decode()
+    assert reload(game).status == Game.Status.ACTIVE
