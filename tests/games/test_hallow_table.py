@@ -275,3 +275,17 @@ def test_giving_up_a_table_on_the_page_leaves_it_to_the_house_and_goes_back_to_t
     assert response.redirect_chain[-1][0] == reverse("games:list")
     assert "a computer player of the house plays your seat on" in response.content.decode()
     assert reload(game).status == Game.Status.ACTIVE
+
+
+def test_each_invited_seat_of_a_table_gets_its_own_invitation_mail(smtp_server, make_user, alice, bob):
+    from games.mail.tasks import send_invitation_mail
+    from sefirot_site.outbox.models import PendingTask
+    game = services.start_game(alice, "tarot_hallow", {}, seats=4, invitees=[bob, "dora@example.com"], seed=3)
+    tasks = PendingTask.objects.filter(task="games.tasks.send_invitation_mail")
+    assert tasks.count() == 2
+    for task in tasks:
+        assert send_invitation_mail(*task.args) == "sent"
+    to_bob = smtp_server.messages_to("bob@example.com")
+    to_dora = smtp_server.messages_to("dora@example.com")
+    assert len(to_bob) == 1 and len(to_dora) == 1
+    assert "/invitation/" in smtp_server.text(to_dora[0]) and f"/games/{game.pk}/" in smtp_server.text(to_bob[0])
