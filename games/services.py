@@ -379,11 +379,18 @@ def start_with_seated(game_id: int, user) -> Game:
             if seat.index != index:
                 seat.index = index
                 seat.save(update_fields=["index"])
-        state = rules.new_game(game.seed, len(joined), dict(game.options))
+        options = dict(game.options)
+        if isinstance(options.get("dealer"), int):  # a rematch's dealer, among fewer seats now
+            options["dealer"] %= len(joined)
+        try:
+            state = rules.new_game(game.seed, len(joined), options)
+        except ValueError as error:
+            raise CannotStart(str(error)) from None
         game.players = len(joined)
+        game.options = state["options"]
         game.state = rules.dumps(state)
         game.to_act = rules.to_act(state)
-        game.save(update_fields=["players", "state", "to_act", "updated_at"])
+        game.save(update_fields=["players", "options", "state", "to_act", "updated_at"])
         _activate(game, timezone.now())
         return game
 
@@ -450,6 +457,8 @@ def accept_challenge(game_id: int, user) -> Game:
         if game.status not in Game.WAITING or not game.seats.filter(status=Seat.Status.OPEN).exists():
             raise CannotJoin("Someone else took this challenge, or it was withdrawn.")
         if game.seats.filter(user=user).exists():
+            if game.players > 2 and game.created_by_id != user.pk:
+                raise CannotJoin("You already have a seat in this game.")
             raise CannotJoin("This is your own challenge; wait for someone to accept it.")
         seat = game.seats.filter(status=Seat.Status.OPEN).order_by("index").first()
         if seat is None:

@@ -289,3 +289,13 @@ def test_each_invited_seat_of_a_table_gets_its_own_invitation_mail(smtp_server, 
     to_dora = smtp_server.messages_to("dora@example.com")
     assert len(to_bob) == 1 and len(to_dora) == 1
     assert "/invitation/" in smtp_server.text(to_dora[0]) and f"/games/{game.pk}/" in smtp_server.text(to_bob[0])
+
+
+def test_a_table_started_early_with_fewer_seats_keeps_a_rematch_dealer_in_range(make_user, alice, bob):
+    game = services.start_game(alice, "tarot_hallow", {"dealer": 4}, seats=5, invitees=[bob], seed=6)
+    services.accept_invitation(game.pk, bob)
+    with pytest.raises(services.CannotJoin, match="already have a seat"):
+        services.accept_challenge(game.pk, bob)
+    services.start_with_seated(game.pk, alice)
+    game = reload(game)
+    assert game.players == 2 and game.load_state()["dealer"] == 0 and game.status == Game.Status.ACTIVE
