@@ -95,6 +95,13 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
              "cards": [card_info(c, pickable=True, picked=c == pick) for c in rest]}] if rest else []
     prompts = {"play": "Choose a card to play face down.", "place": "You won the Fool: choose its slot.",
                "power": "Use your court card's power, or decline it."}
+    powers = {"P": "pick a Major on another player's Reading, then the Reading it moves to.",
+              "N": "choose the two cards you give and to whom; you take two of theirs at random.",
+              "Q": "pick another player's Major to turn over.",
+              "K": "pick one of your Majors to turn over."}
+    if view["phase"] == "power" and view["powers"]:
+        court = view["powers"][0]["card"]
+        prompts["power"] = f"Your {deck.CARDS[court].name}: {powers[court[0]]} Or decline it."
     show = presentation(
         view, moves, pick, picked_choices, actions,
         board_kind="hallow",
