@@ -65,7 +65,7 @@ SAID = {
     "tie_hands_empty": "A tie, and no cards left to break it: {seats}",
     "all_courts": "Only court cards were played for {cards}",
     "removed": "{cards} left the game, won by nobody",
-    "no_target": "The {cards} of {who} had nothing to act on",
+    "no_target": "{who} could not use the {cards}: nothing to act on",
     "decline": "{who} did not use the {cards}",
     "queen": "{who} turned {cards} over with a Queen",
     "king": "{who} turned {cards} over with a King",

@@ -13,6 +13,7 @@ its orientation, and the rounds as a short tale."""
 from __future__ import annotations
 
 from games.engine import cards as deck
+from games.engine.words import log_sentence
 from games.engine.tarot_hallow import HOUSE_SLOTS, SLOT_NAMES, SLOTS, card_score, reversed_score, upright_score
 
 from .common import Presentation, card_info, card_back, choices_for, outcome_summary, presentation
@@ -109,6 +110,8 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         rows=rows, table=table_of(view),
     )
     show.prompt = prompts.get(view["phase"], "") if moves else ""
+    # The rounds as they went, in sentences (the engine's log as this seat may read it).
+    show.events = [log_sentence(entry, seat) for entry in view.get("log") or [] if isinstance(entry, dict)]
     return show
 
 
