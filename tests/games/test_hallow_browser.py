@@ -108,5 +108,7 @@ def test_a_table_of_six_fits_a_phone(browser, live_server, make_user, alice, bob
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (index, box)
         expect(page.locator("#hallow-seat-3 .hallow-played .card")).to_have_attribute("data-card", "back")
         page.screenshot(path="test-results/screenshots/tarot_hallow-6-390.png", full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.screenshot(path="test-results/screenshots/tarot_hallow-6-1280.png", full_page=True)
     finally:
         context.close()
