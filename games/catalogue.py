@@ -19,6 +19,8 @@ def modes() -> list[dict]:
             else f"{rules.min_players}-{rules.max_players}",
             "solo": rules.min_players == 1,
             "two_player": rules.max_players >= 2,
+            "min_players": rules.min_players,
+            "max_players": rules.max_players,
             "combinable": rules.combinable,
             "variants": [
                 {"name": v, "text": game.describe_variant(v)} for v in rules.variants if v != "standard"

@@ -30,6 +30,13 @@ class NewGameForm(forms.Form):
     email = forms.EmailField(required=False, label="Their email address")
     time_control = forms.TypedChoiceField(choices=CLOCKS, required=False, coerce=int, empty_value=None,
                                           label="Clock")
+    # Games for more than two (the engine's max_players) seat up to that many.
+    seats = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(2, 7)], coerce=int, required=False,
+                                   empty_value=None, label="Seats at the table")
+    invites = forms.CharField(required=False, max_length=2000, label="Invite more players",
+                              widget=forms.Textarea(attrs={"rows": 2}),
+                              help_text="User names or email addresses, separated by commas or lines; "
+                                        "seats nobody is invited to are open in the lobby.")
 
     def __init__(self, data=None, *args, user=None, **kwargs):
         if data is not None and hasattr(data, "getlist"):
@@ -68,7 +75,8 @@ class NewGameForm(forms.Form):
         if wrong:
             self.add_error("variants", f"{mode['title']} has no {', '.join(wrong)} variation.")
         opponent = data.get("opponent")
-        if opponent == "solo" and not mode["solo"]:
+        if opponent == "solo" and not mode["solo"] and (data.get("seats") or 2) == 2 \
+                and not (data.get("invites") or "").strip():
             self.add_error("opponent", f"{mode['title']} is for two players: choose whom to play with.")
         if opponent != "solo" and not mode["two_player"]:
             self.add_error("opponent", f"{mode['title']} is played alone.")
@@ -89,7 +97,58 @@ class NewGameForm(forms.Form):
             data["opponent_user"] = computer_player(data.get("computer_level") or DEFAULT_LEVEL)
         if opponent == "email" and not data.get("email"):
             self.add_error("email", "Which address should the invitation go to?")
+        self._clean_table(data, mode)
         return data
+
+    def _clean_table(self, data: dict, mode: dict) -> None:
+        """A game for more than two with more than two seats: ``table_invitees`` lists whom
+        to offer the seats after the creator's (users, or addresses of people not signed
+        up), the one chosen under "Play with" first."""
+        seats = data.get("seats") or 2
+        data["table"] = False
+        if seats == 2 and not (data.get("invites") or "").strip():
+            return
+        if mode["max_players"] <= 2:
+            if seats > 2:
+                self.add_error("seats", f"{mode['title']} is for {mode['players']} players.")
+            else:
+                self.add_error("invites", f"{mode['title']} seats two: invite one player above.")
+            return
+        if not mode["min_players"] <= seats <= mode["max_players"]:
+            self.add_error("seats", f"{mode['title']} is for {mode['players']} players.")
+            return
+        invitees = []
+        opponent = data.get("opponent")
+        if opponent in ("user", "computer") and data.get("opponent_user") is not None:
+            invitees.append(data["opponent_user"])
+        elif opponent == "email" and data.get("email"):
+            invitees.append(data["email"])
+        users = get_user_model().objects
+        for word in (w.strip() for w in (data.get("invites") or "").replace("\n", ",").split(",")):
+            if not word:
+                continue
+            if "@" in word:
+                try:
+                    forms.EmailField().clean(word)
+                except forms.ValidationError:
+                    self.add_error("invites", f"{word!r} is not an email address.")
+                    return
+                invitees.append(word)
+                continue
+            found = users.filter(username__iexact=word, is_active=True).first()
+            if found is None:
+                self.add_error("invites", f"There is no player called {word!r}.")
+                return
+            if self.user is not None and found.pk == self.user.pk:
+                self.add_error("invites", "You cannot invite yourself.")
+                return
+            invitees.append(found)
+        if len(invitees) > seats - 1:
+            self.add_error("invites", f"{seats} seats leave room for {seats - 1} more players, "
+                                      f"not {len(invitees)}.")
+            return
+        data["table"] = True
+        data["table_invitees"] = invitees
 
     def game_options(self) -> dict:
         return {"variant": list(self.cleaned_data.get("variants") or []) or "standard"}

@@ -56,15 +56,18 @@ def offer_invitations_to_confirmed_address(sender, request, email_address, **kwa
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL)
 def end_games_of_deleted_account(sender, instance, **kwargs):
     """A running game cannot go on without one of its players, so the leaving player
-    resigns it: a forfeit where the game has one (the opponent wins Warring Planets),
-    otherwise it is abandoned.  Games not yet started are cancelled.  Finished games keep
+    resigns it: a forfeit where the game has one (the opponent wins Warring Planets), at a
+    table of three or more the house plays the seat on, otherwise it is abandoned.  Games not yet started are cancelled.  Finished games keep
     an anonymous seat (Seat.user is SET_NULL); notes and chat go with the account."""
     for game_id in Game.objects.filter(seats__user=instance, status=Game.Status.ACTIVE).values_list("pk", flat=True):
         try:
             services.resign(game_id, instance)
         except services.GameError:
             pass  # ended meanwhile: nothing left to resign
-    Game.objects.filter(seats__user=instance, status__in=Game.WAITING).update(status=Game.Status.CANCELLED)
+    # A table still filling keeps going without them (their seat opens again); a game
+    # of two, or a table they made, is cancelled.
+    for game_id in Game.objects.filter(seats__user=instance, status__in=Game.WAITING).values_list("pk", flat=True):
+        services.leave_waiting_table(game_id, instance)
     _forget_the_person(instance)
 
 

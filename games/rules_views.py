@@ -31,7 +31,7 @@ def board_diagram(slug: str) -> dict | None:
     rules = RULES[slug]
     state = rules.new_game(seed=1, players=rules.min_players, options={"variant": "standard"})
     show = present(rules, state, None, interactive=False)
-    if not show.board_kind:
+    if not show.board_kind or not show.cells:  # a table of seats (Tarot Hallow) has no board to draw
         return None
     spaces = [{"x": c["x"] - 0.5, "y": c["y"] - 0.5, "name": _short(c["name"]), "kind": c["kind"]}
               for c in show.cells if c["kind"] != "root"]

@@ -18,6 +18,13 @@ Starting games
     ``rematch(game_id, user) -> Game`` (the players swap seats, so the one who moved
     second moves first; asked twice, or by both players, it is the same one game),
     ``resign(game_id, user)``.
+    With ``seats`` (2-6, as the engine allows) and ``invitees`` (users, computer players,
+    email addresses, or None for an open seat) it makes a table: the creator at seat 0, the
+    invitees offered the next seats, the rest open in the lobby; it starts when every seat is
+    taken, or when its creator calls ``start_with_seated(game_id, user)`` with at least two
+    seated (the seats close up and the deal is made for that many from the same seed).  A
+    declined seat of a table goes to the lobby.  A rematch of a table keeps its order from
+    the asker round and passes the deal on.
 
 Playing
     ``submit_move(game_id, actor, move, expected_version) -> Move``
@@ -30,6 +37,12 @@ Playing
     ``version`` still fits that seat.  Besides the game's own version, that is a board of
     a seat asked to act together with others, when only the others moved since and its
     own choices are the same: seats asked at once act in any order.
+
+Seats that leave a game of three or more
+    ``take_over_seats(game_id, indexes, reason)``: a house computer player (``house_player``,
+    one user per seat number) takes each seat and the game goes on for the others
+    (``seat_taken_over`` queues its move); once no person is left it is abandoned.
+    ``resign``, the clocks' time-out and account deletion call it where ``takes_over(game)``.
 
 Ending without an outcome
     ``abandon_game(game_id, reason)`` ends an ACTIVE game as ABANDONED (time-outs of
@@ -69,7 +82,7 @@ __all__ = [
     "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
-    "next_deadline",
+    "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
 ]
 
 
@@ -144,6 +157,7 @@ _BEFORE_COMMIT = {
     signals.move_applied: signals.move_applied_before_commit,
     signals.game_finished: signals.game_finished_before_commit,
     signals.seat_invited: signals.seat_invited_before_commit,
+    signals.seat_taken_over: signals.seat_taken_over_before_commit,
 }
 
 
@@ -168,11 +182,15 @@ def _activate(game: Game, now) -> None:
 
 def start_game(creator, mode: str, options: dict | None = None, *, opponent=None, invite_email: str = "",
                open_challenge: bool = False, time_control: int | None = None, seed: int | None = None,
-               rematch_of: Game | None = None, creator_seat: int = 0) -> Game:
+               rematch_of: Game | None = None, creator_seat: int = 0, seats: int | None = None,
+               invitees: list | None = None) -> Game:
     try:
         rules = get_rules(mode)
     except ValueError as error:
         raise CannotStart(str(error)) from None
+    if seats is not None:
+        return _start_table(creator, rules, options, seats=seats, invitees=list(invitees or []),
+                            time_control=time_control, seed=seed, rematch_of=rematch_of)
     invite_email = (invite_email or "").strip()
     two_player = bool(opponent or invite_email or open_challenge)
     if sum(map(bool, (opponent, invite_email, open_challenge))) > 1:
@@ -230,6 +248,153 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
         return game
 
 
+def _check_clock(time_control) -> None:
+    if time_control is not None and time_control not in Game.TimeControl.values:
+        raise CannotStart("Choose no clock, or 1, 3 or 7 days per move.")
+
+
+def _start_table(creator, rules, options, *, seats: int, invitees: list, time_control, seed,
+                 rematch_of) -> Game:
+    """A game of ``seats`` seats (2-6 where the engine allows): the creator sits first; each
+    invitee (a user, a computer player or an email address) is offered the next seat; the
+    seats left over are open in the lobby.  It starts once every seat is taken, or earlier
+    when its creator starts it (``start_with_seated``)."""
+    if type(seats) is not int or not rules.min_players <= seats <= rules.max_players:
+        raise CannotStart(f"{rules.title} is for {rules.min_players} to {rules.max_players} players.")
+    if len(invitees) > seats - 1:
+        raise CannotStart(f"There are only {seats - 1} other seats to offer.")
+    _check_clock(time_control)
+    users, addresses = [], []
+    for invitee in invitees:
+        if invitee is None:  # a seat left open in its place (a rematch's departed player)
+            users.append(None)
+            continue
+        if isinstance(invitee, str):
+            address = invitee.strip()
+            found = get_user_model().objects.filter(email__iexact=address, is_active=True).first()
+            if found is None:
+                if address.lower() in addresses:
+                    raise CannotStart(f"{address} is invited twice.")
+                addresses.append(address.lower())
+            invitee = found if found is not None else address
+        if not isinstance(invitee, str):
+            if invitee.pk == creator.pk:
+                raise CannotStart("You cannot invite yourself.")
+            if invitee in users and not invitee.is_computer:
+                raise CannotStart(f"{invitee} is invited twice.")
+        users.append(invitee)
+    computers = [u for u in users if u is not None and not isinstance(u, str) and u.is_computer]
+    if len(computers) > len({u.pk for u in computers}):
+        raise CannotStart("Each computer player can take one seat of a game; choose different ones.")
+    if seed is None:
+        seed = secrets.randbits(62)
+    try:
+        state = rules.new_game(seed, seats, options or {})
+    except ValueError as error:
+        raise CannotStart(str(error)) from None
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            mode=rules.slug, options=state["options"], seed=seed, players=seats,
+            status=Game.Status.INVITED, version=0, state=rules.dumps(state),
+            to_act=rules.to_act(state), outcome=None, time_control=time_control,
+            created_by=creator, rematch_of=rematch_of,
+        )
+        Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now)
+        invited = []
+        for index in range(1, seats):
+            invitee = users[index - 1] if index - 1 < len(users) else None
+            if invitee is None:
+                Seat.objects.create(game=game, index=index, status=Seat.Status.OPEN)
+            elif isinstance(invitee, str):
+                invited.append(Seat.objects.create(game=game, index=index, invited_email=invitee,
+                                                   invite_token=new_token(), status=Seat.Status.INVITED))
+            elif invitee.is_computer:
+                Seat.objects.create(game=game, index=index, user=invitee, status=Seat.Status.JOINED, joined_at=now)
+            else:
+                invited.append(Seat.objects.create(game=game, index=index, user=invitee,
+                                                   status=Seat.Status.INVITED))
+        for seat in invited:
+            _announce(signals.seat_invited, game_id=game.pk, seat_id=seat.pk)
+        _settle_waiting(game, now)
+        return game
+
+
+def _settle_waiting(game: Game, now) -> None:
+    """A waiting game's status from its seats (the row is locked by the caller): it starts
+    when every seat is taken; it waits for invitations while one is out, and is in the
+    lobby while it has an open seat and no invitation out."""
+    statuses = set(game.seats.values_list("status", flat=True))
+    if statuses <= {Seat.Status.JOINED}:
+        _activate(game, now)
+        return
+    status = Game.Status.INVITED if Seat.Status.INVITED in statuses else Game.Status.OPEN
+    if game.status != status:
+        game.status = status
+        game.save(update_fields=["status", "updated_at"])
+
+
+def leave_waiting_table(game_id: int, user) -> Game:
+    """A player seated (or invited) at a table that has not started leaves it: their seat
+    is open in the lobby again.  The table's maker leaving cancels it."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status not in Game.WAITING:
+            raise GameNotRunning("Only a game that has not started yet can be left this way.")
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotYourSeat("You do not have a seat in this game.")
+        if game.players <= 2 or game.created_by_id == user.pk:
+            game.status = Game.Status.CANCELLED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at", "updated_at"])
+            return game
+        seat.user = None
+        seat.invited_email = ""
+        seat.invite_token = None
+        seat.status = Seat.Status.OPEN
+        seat.save(update_fields=["user", "invited_email", "invite_token", "status"])
+        _settle_waiting(game, timezone.now())
+        return game
+
+
+def start_with_seated(game_id: int, user) -> Game:
+    """The creator starts a waiting game with the players seated so far, if the game can be
+    played by that many: the seats still open or invited go, the others close up in seat
+    order, and the deal is made for that many from the same seed."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat_of(game, user)
+        if game.status not in Game.WAITING:
+            raise GameNotRunning("Only a game that has not started yet can be started now.")
+        if game.created_by_id != user.pk:
+            raise NotYourSeat("Only the player who made this game can start it early.")
+        rules = game.rules
+        joined = list(game.seats.filter(status=Seat.Status.JOINED).order_by("index"))
+        if len(joined) < max(rules.min_players, 2):
+            raise CannotStart(f"{rules.title} needs at least {max(rules.min_players, 2)} players seated "
+                              f"to start.")
+        game.seats.exclude(status=Seat.Status.JOINED).delete()
+        for index, seat in enumerate(joined):  # each new index is free: the seats close up in order
+            if seat.index != index:
+                seat.index = index
+                seat.save(update_fields=["index"])
+        options = dict(game.options)
+        if isinstance(options.get("dealer"), int):  # a rematch's dealer, among fewer seats now
+            options["dealer"] %= len(joined)
+        try:
+            state = rules.new_game(game.seed, len(joined), options)
+        except ValueError as error:
+            raise CannotStart(str(error)) from None
+        game.players = len(joined)
+        game.options = state["options"]
+        game.state = rules.dumps(state)
+        game.to_act = rules.to_act(state)
+        game.save(update_fields=["players", "options", "state", "to_act", "updated_at"])
+        _activate(game, timezone.now())
+        return game
+
+
 def _invited_seat(game: Game, user, token: str | None) -> Seat:
     seats = game.seats.filter(status=Seat.Status.INVITED)
     seat = None
@@ -258,8 +423,7 @@ def accept_invitation(game_id: int, user, token: str | None = None) -> Game:
         seat.joined_at = now
         seat.invite_token = None  # the link has done its work
         seat.save(update_fields=["user", "status", "joined_at", "invite_token"])
-        if not game.seats.exclude(status=Seat.Status.JOINED).exists():
-            _activate(game, now)
+        _settle_waiting(game, now)
         return game
 
 
@@ -269,6 +433,15 @@ def decline_invitation(game_id: int, user, token: str | None = None) -> Game:
         if game.status != Game.Status.INVITED:
             raise CannotJoin("This invitation is no longer open.")
         seat = _invited_seat(game, user, token)
+        if game.players > 2:
+            # One no does not end a table of several: the seat is offered in the lobby.
+            seat.user = None
+            seat.invited_email = ""
+            seat.status = Seat.Status.OPEN
+            seat.invite_token = None
+            seat.save(update_fields=["user", "invited_email", "status", "invite_token"])
+            _settle_waiting(game, timezone.now())
+            return game
         seat.status = Seat.Status.DECLINED
         seat.invite_token = None
         seat.save(update_fields=["status", "invite_token"])
@@ -281,9 +454,11 @@ def decline_invitation(game_id: int, user, token: str | None = None) -> Game:
 def accept_challenge(game_id: int, user) -> Game:
     with transaction.atomic():
         game = _locked(game_id)
-        if game.status != Game.Status.OPEN:
+        if game.status not in Game.WAITING or not game.seats.filter(status=Seat.Status.OPEN).exists():
             raise CannotJoin("Someone else took this challenge, or it was withdrawn.")
         if game.seats.filter(user=user).exists():
+            if game.players > 2 and game.created_by_id != user.pk:
+                raise CannotJoin("You already have a seat in this game.")
             raise CannotJoin("This is your own challenge; wait for someone to accept it.")
         seat = game.seats.filter(status=Seat.Status.OPEN).order_by("index").first()
         if seat is None:
@@ -293,8 +468,7 @@ def accept_challenge(game_id: int, user) -> Game:
         seat.status = Seat.Status.JOINED
         seat.joined_at = now
         seat.save(update_fields=["user", "status", "joined_at"])
-        if not game.seats.exclude(status=Seat.Status.JOINED).exists():
-            _activate(game, now)
+        _settle_waiting(game, now)
         return game
 
 
@@ -330,6 +504,23 @@ def rematch(game_id: int, user) -> Game:
         if asked is not None:
             return asked
         kwargs = {}
+        options = {k: v for k, v in old.options.items()}
+        if old.players > 2:
+            # The table again, in the same order from the asker round; who left (or whose seat
+            # the house played) leaves an open seat.  Where the game has a dealer, the deal
+            # passes to the next seat (Tarot Hallow, RULINGS 7).
+            seats = {s.index: s for s in old.seats.select_related("user")}
+            order = [(seat.index + k) % old.players for k in range(old.players)]
+            invitees = []
+            for index in order[1:]:
+                other = seats[index].user
+                keep = other is not None and other.is_active and not other.username.startswith("house-")
+                invitees.append(other if keep else None)
+            dealer = old.load_state().get("dealer")
+            if isinstance(dealer, int):
+                options["dealer"] = (dealer - seat.index + 1) % old.players
+            return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old,
+                              seats=old.players, invitees=invitees)
         if old.players == 2:
             other = old.seats.exclude(user=user).first()
             if other is not None and other.user is not None and other.user.is_active:
@@ -337,8 +528,7 @@ def rematch(game_id: int, user) -> Game:
             else:
                 kwargs["open_challenge"] = True
             kwargs["creator_seat"] = 1 - seat.index
-        return start_game(user, old.mode, {k: v for k, v in old.options.items()},
-                          time_control=old.time_control, rematch_of=old, **kwargs)
+        return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old, **kwargs)
 
 
 
@@ -374,12 +564,65 @@ def abandon_game(game_id: int, reason: str) -> Game:
         return game
 
 
+# The house's computer players that take over the seats of players who left a game of
+# three or more.  One user per seat number, so two seats taken over in one game are two
+# players (a user has one seat per game); all play at the quick level.
+HOUSE_NAMES = ("Hermes", "Iris", "Janus", "Hecate", "Selene", "Nyx")
+HOUSE_LEVEL = "greedy"
+
+
+def house_player(index: int):
+    name = HOUSE_NAMES[index % len(HOUSE_NAMES)]
+    user, created = get_user_model().objects.get_or_create(
+        username=f"house-{index}",
+        defaults={"display_name": f"{name} (the house)", "computer_level": HOUSE_LEVEL, "email": "",
+                  "turn_mail": "never"},
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def takes_over(game: Game) -> bool:
+    """Whether a seat that leaves (resigns, runs out of time, deletes its account) is played
+    on by the house: in a game of three or more, the others play on."""
+    return game.players >= 3
+
+
+def take_over_seats(game_id: int, indexes: list[int], reason: str) -> Game:
+    """The house's computer players take these seats of a running game of three or more
+    and the game goes on; once no person is left at the table, it is abandoned."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise GameNotRunning("This game is not in play.")
+        seats = list(game.seats.select_related("user").filter(index__in=indexes, status=Seat.Status.JOINED))
+        for seat in seats:
+            if seat.user is not None and seat.user.is_computer:
+                continue
+            seat.user = house_player(seat.index)
+            seat.save(update_fields=["user"])
+        if not game.seats.filter(status=Seat.Status.JOINED, user__computer_level="").exists():
+            _finish(game, Game.Status.ABANDONED, reason, timezone.now())
+            game.save(update_fields=["status", "finished_at", "deadline", "end_reason", "updated_at"])
+            _announce_finished(game)
+            return game
+        game.deadline = next_deadline(game, timezone.now())
+        game.save(update_fields=["deadline", "updated_at"])
+        _announce(signals.seat_taken_over, game_id=game.pk, version=game.version, to_act=list(game.to_act))
+        return game
+
+
 def resign(game_id: int, user) -> Game:
-    """Give up: a forfeit where the game has one (Warring Planets), else the game is abandoned."""
+    """Give up: a forfeit where the game has one (Warring Planets); in a game of three or
+    more the house plays the seat on; else the game is abandoned."""
     game = Game.objects.get(pk=game_id)
     seat = seat_of(game, user)
     if game.status != Game.Status.ACTIVE:
         raise GameNotRunning("This game is not in play.")
+    if takes_over(game):
+        return take_over_seats(game.pk, [seat.index], f"{seat.player_name} left the game.")
     forfeit = {"type": "forfeit"}
     if forfeit in game.rules.legal_moves(game.load_state(), seat.index):
         submit_move(game.pk, seat, forfeit, game.version)

@@ -16,6 +16,8 @@ move_applied = Signal()
 game_finished = Signal()
 # kwargs: game_id, seat_id (a seat was offered to a user or an email address)
 seat_invited = Signal()
+# kwargs: game_id, version, to_act (a computer player of the house took over seats that left)
+seat_taken_over = Signal()
 
 # The same three, sent inside the transaction that made the change, before it commits.
 # Receivers record there what must follow (an outbox row for a mail, a journal entry), so
@@ -25,3 +27,4 @@ turn_changed_before_commit = Signal()
 move_applied_before_commit = Signal()
 game_finished_before_commit = Signal()
 seat_invited_before_commit = Signal()
+seat_taken_over_before_commit = Signal()

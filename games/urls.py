@@ -18,6 +18,7 @@ urlpatterns = [
     path("<int:game_id>/accept/", views.accept, name="accept"),
     path("<int:game_id>/decline/", views.decline, name="decline"),
     path("<int:game_id>/cancel/", views.cancel, name="cancel"),
+    path("<int:game_id>/start-now/", views.start_now, name="start_now"),
     path("<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("<int:game_id>/resign/", views.resign, name="resign"),
     path("<int:game_id>/preferences/", views.preferences, name="preferences"),

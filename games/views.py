@@ -87,27 +87,34 @@ def new_game(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = services.start_game(
-                request.user, data["mode"], form.game_options(),
-                opponent=data.get("opponent_user") if data["opponent"] in ("user", "computer") else None,
-                invite_email=data["email"] if data["opponent"] == "email" else "",
-                open_challenge=data["opponent"] == "open",
-                time_control=data.get("time_control"),
-            )
+            if data.get("table"):  # more than two seats
+                game = services.start_game(request.user, data["mode"], form.game_options(),
+                                           time_control=data.get("time_control"), seats=data["seats"],
+                                           invitees=data["table_invitees"])
+            else:
+                game = services.start_game(
+                    request.user, data["mode"], form.game_options(),
+                    opponent=data.get("opponent_user") if data["opponent"] in ("user", "computer") else None,
+                    invite_email=data["email"] if data["opponent"] == "email" else "",
+                    open_challenge=data["opponent"] == "open",
+                    time_control=data.get("time_control"),
+                )
         except services.GameError as error:
             form.add_error(None, error.message)
         else:
             return redirect(game)
-    return render(request, "games/new.html", {"form": form, "modes": form.modes},
+    return render(request, "games/new.html", {"form": form, "modes": form.modes, "table_modes": [
+                      f"{m['title']} ({m['players']})" for m in form.modes if m["max_players"] > 2]},
                   status=400 if form.errors else 200)
 
 
 @login_required
 @require_GET
 def lobby(request):
+    # Games of several seats may have open seats while invitations are still out.
     challenges = (
-        Game.objects.filter(status=Game.Status.OPEN)
-        .select_related("created_by")
+        Game.objects.filter(status__in=Game.WAITING, seats__status=Seat.Status.OPEN).distinct()
+        .select_related("created_by").prefetch_related("seats")
         .order_by("-created_at")[:100]
     )
     return render(request, "games/lobby.html", {"challenges": challenges})
@@ -116,7 +123,8 @@ def lobby(request):
 @login_required
 @require_POST
 def accept_challenge(request, game_id):
-    game = get_object_or_404(Game, pk=game_id, status=Game.Status.OPEN)
+    game = get_object_or_404(Game.objects.filter(seats__status=Seat.Status.OPEN).distinct(), pk=game_id,
+                             status__in=Game.WAITING)
     try:
         services.accept_challenge(game.pk, request.user)
     except services.GameError as error:
@@ -192,6 +200,14 @@ def cancel(request, game_id):
 
 @login_required
 @require_POST
+def start_now(request, game_id):
+    """The creator of a game of several seats starts it with the players seated so far."""
+    get_game_for(request, game_id)
+    return _answer(request, game_id, lambda: services.start_with_seated(game_id, request.user))
+
+
+@login_required
+@require_POST
 def rematch(request, game_id):
     get_game_for(request, game_id)
     return _answer(request, game_id, lambda: services.rematch(game_id, request.user))
@@ -200,7 +216,11 @@ def rematch(request, game_id):
 @login_required
 @require_POST
 def resign(request, game_id):
-    get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id)
+    if services.takes_over(game):
+        # The seat is no longer theirs, so the game's page is not either: back to the list.
+        return _answer(request, game_id, lambda: services.resign(game_id, request.user),
+                       "You left the game; a computer player of the house plays your seat on.", to_list=True)
     return _answer(request, game_id, lambda: services.resign(game_id, request.user))
 
 
@@ -274,7 +294,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
     if game.status == Game.Status.ACTIVE:
-        if my_turn and len(to_act) > 1:
+        if my_turn and len(to_act) > 2:
+            turn = "Your turn (the other players asked are playing too; answer in any order)."
+        elif my_turn and len(to_act) > 1:
             turn = "Your turn (the other player is asked to act too)."
         elif my_turn:
             turn = "Your turn."
@@ -283,6 +305,10 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
             turn = " and ".join(s.player_name for s in seats if s.index in to_act) + " is thinking…"
         else:
             turn = "Waiting for " + " and ".join(s.player_name for s in seats if s.index in to_act) + "."
+    elif game.status in Game.WAITING and game.players > 2:
+        taken = sum(s.status == Seat.Status.JOINED for s in seats)
+        turn = (f"{taken} of {game.players} seats taken; the game starts when every seat is taken"
+                + (" (open seats are in the lobby)." if any(s.status == Seat.Status.OPEN for s in seats) else "."))
     elif game.status == Game.Status.OPEN:
         turn = "Waiting for someone to accept your open challenge in the lobby."
     elif game.status == Game.Status.INVITED:
@@ -307,7 +333,8 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "note_form": NoteForm(instance=note),
         "stamp": poll_stamp(game),
         # Poll fast while someone else is to act; slowly otherwise, for chat and clocks.
-        "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "20s",
+        # Several seats asked at once see each other play (a face-down card) while asked too.
+        "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "5s" if len(to_act) > 1 else "20s",
         "live": not game.is_over,
         "outcome": game.outcome,
         "result": game.result_for(seat.index).capitalize(),
@@ -315,6 +342,8 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "outcome_scores": game.outcome.get("scores") if game.outcome and game.players > 1 else None,
         "winners": [s.player_name for s in seats if game.outcome and s.index in game.outcome.get("winners", [])],
         "now": timezone.now(),
+        "can_start_now": (game.status in Game.WAITING and game.players > 2 and game.created_by_id == request.user.pk
+                          and sum(s.status == Seat.Status.JOINED for s in seats) >= max(rules.min_players, 2)),
     }
 
 

@@ -10,7 +10,9 @@ move whenever a move is applied.  This module moves it in three ways:
   log (a ``GameEvent``, not a move) and told to them by mail;
 - a game still waiting at its deadline is ended by the scheduler (``end_overdue_game``):
   where the late seat has a forfeit move (Warring Planets) it is played for them through
-  ``services.submit_move``; co-operative and solo games are abandoned.
+  ``services.submit_move``; in a game of three or more the house's computer players take
+  the late seats and the game goes on (``services.take_over_seats``); co-operative and
+  solo games are abandoned.
 
 Vacation days are counted per calendar year (UTC) by the year a vacation starts in; any
 started day counts as a whole day, as on most correspondence-game sites.
@@ -90,6 +92,13 @@ def end_overdue_game(game_id: int, version: int) -> str:
             # The engine's reason says "forfeited"; the record should also say why.
             Game.objects.filter(pk=game.pk).update(end_reason=f"{names} ran out of time and forfeited."[:200])
             return "forfeited"
+        if services.takes_over(game):
+            # A table of three or more plays on: the house's computer players take the late
+            # seats (their moves follow through the outbox); abandoned once nobody is left.
+            game = services.take_over_seats(
+                game.pk, [seat.index for seat in late if seat.user is None or not seat.user.is_computer],
+                f"{names} ran out of time.")
+            return "taken over" if game.status == Game.Status.ACTIVE else "abandoned"
         services.abandon_game(game.pk, f"{names} ran out of time.")
         return "abandoned"
 

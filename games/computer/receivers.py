@@ -28,3 +28,8 @@ def after_a_move(sender, game_id, version, seat, to_act, **kwargs):
 def at_the_start(sender, game_id, version, to_act, **kwargs):
     if version == 0:  # later turns come with a move (after_a_move)
         _queue_if_a_computer_acts(game_id, version, to_act)
+
+
+@receiver(signals.seat_taken_over_before_commit, dispatch_uid="games.computer.taken_over")
+def taken_over(sender, game_id, version, to_act, **kwargs):
+    _queue_if_a_computer_acts(game_id, version, to_act)

@@ -14,6 +14,7 @@ played off in one more round for the Fool.  How unclear rules were read:
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
 from .known_games import register
@@ -56,6 +57,9 @@ def number(card: str) -> int | None:
 
 
 MINOR_ORDER = {c: i for i, c in enumerate(MINORS)}
+# describe_move's words for a card played face down and a Knight's gift (log_for hides them).
+_PLAYED = re.compile(r"^Play the .+ face down$")
+_KNIGHT_GIVES = re.compile(r"^(Knight: give ).+?( to )")
 NON_FOOL_MAJORS = tuple(m for m in MAJORS if m != FOOL)
 
 
@@ -91,9 +95,17 @@ class TarotHallow(Rules):
         return list(given) + [c for c in allowed if c not in given]
 
     def setup(self, state: State, options: dict, deck: list[str] | None) -> None:
-        unknown = set(options) - {"variant", "majors_deck", "minors_deck"}
+        unknown = set(options) - {"variant", "majors_deck", "minors_deck", "dealer"}
         if unknown:
             raise ValueError(f"Unknown option(s) for {self.title}: {', '.join(sorted(unknown))}")
+        # RULINGS 7: seat 0 deals the first game and the deal passes to the next seat each
+        # game, so a game that follows another says who deals (kept in the options, so a
+        # replay deals alike).  Dealing by seat order keeps stacked decks as ENGINE.md says.
+        dealer = options.get("dealer", 0)
+        if type(dealer) is not int or not 0 <= dealer < state["players"]:
+            raise ValueError(f"options['dealer'] must be a seat number from 0 to {state['players'] - 1}")
+        if dealer == 0:
+            options.pop("dealer", None)  # the default: records of first games stay as they were
         if deck is not None and options.get("minors_deck") is not None:
             raise ValueError("give the Minors either as deck or as options['minors_deck'], not both")
         minors = self._given_pile(deck if deck is not None else options.get("minors_deck"),
@@ -112,7 +124,7 @@ class TarotHallow(Rules):
             hands.append(minors[:HAND_SIZE])
             minors = minors[HAND_SIZE:]
         state.update({
-            "dealer": 0,
+            "dealer": dealer,
             "minors": minors,
             "discard": [],
             "majors": majors[1:],
@@ -422,6 +434,18 @@ class TarotHallow(Rules):
                     entry.pop("taken", None)
             entries.append(entry)
         return entries
+
+    def log_for(self, view: dict, reader: int | None, entries) -> list[str]:
+        """The move log for ``reader``: another seat's card played face down is "a card"
+        even where the card shows elsewhere in the view (revealed in an earlier round,
+        then reshuffled and drawn again), and so are the cards a Knight gave."""
+        said = []
+        for mover, text in entries:
+            if mover != reader:
+                text = _PLAYED.sub("Play a card face down", text)
+                text = _KNIGHT_GIVES.sub(r"\1cards\2", text)
+            said.append((mover, text))
+        return super().log_for(view, reader, said)
 
     def view(self, state: State, seat: int | None) -> dict:
         n = state["players"]

@@ -54,6 +54,29 @@ PAST = {"draw": "drew", "discard": "discarded", "play": "played", "raise": "rais
         "give": "gave", "take": "took", "negate": "negated", "resolve": "resolved", "plane": "laid"}
 
 
+# Events said in a sentence of their own (Tarot Hallow's rounds): {who} the seat, {cards}
+# the cards named, {seats} the seats named, {to} where a Major went.
+SAID = {
+    "play_face_down": "{who} played a card face down",
+    "reveal": "{who} revealed the {cards}",
+    "reveal_major": "{cards} is the Major in play",
+    "score": "{who} took {cards} into {to}",
+    "tie": "A tie: {seats} play again",
+    "tie_hands_empty": "A tie, and no cards left to break it: {seats}",
+    "all_courts": "Only court cards were played for {cards}",
+    "removed": "{cards} left the game, won by nobody",
+    "no_target": "{who} could not use the {cards}: nothing to act on",
+    "decline": "{who} did not use the {cards}",
+    "queen": "{who} turned {cards} over with a Queen",
+    "king": "{who} turned {cards} over with a King",
+    "page": "{who} moved {cards} with a Page",
+    "knight": "{who} exchanged cards with a Knight",
+    "fool_round": "A tie for the best Reading: {seats} play a round for the Fool",
+    "game_over": "The game is over",
+    "reshuffle": "The discard was shuffled into a new pile",
+}
+
+
 def log_sentence(entry: dict, reader: int | None = None) -> str:
     """An event record of a view's log as a sentence ("You drew 3 cards: …",
     "Seat 1 drew 3 cards."); seats other than the reader stay "Seat N"."""
@@ -61,6 +84,19 @@ def log_sentence(entry: dict, reader: int | None = None) -> str:
     who = "You" if seat is not None and seat == reader else (f"Seat {seat}" if isinstance(seat, int) else "")
     event = str(entry.get("event", ""))
     cards = entry.get("cards") or ([entry["card"]] if entry.get("card") else [])
+    if event in SAID:
+        seats = [("you" if s == reader else f"Seat {s}") for s in entry.get("seats") or [] if isinstance(s, int)]
+        said = SAID[event].format(
+            who=who or "Someone", cards=_cards(cards) if event in ("reveal", "no_target", "decline")
+            else " and ".join(label(c) if c in CARDS else str(c) for c in cards),
+            seats=", ".join(seats[:-1]) + " and " + seats[-1] if len(seats) > 1 else "".join(seats),
+            to=str(entry.get("to", "")).title())
+        if event == "score" and entry.get("upright") is False:
+            said += ", reversed"
+        if event == "knight" and entry.get("cards"):
+            said += f": gave {_cards(entry['cards'])}, took {_cards(entry.get('taken') or [])}"
+        said = said[:1].upper() + said[1:]
+        return said + ("" if said.endswith(".") else ".")
     count = entry.get("count", len(cards))
     if event == "draw":
         what = f"drew {count} card{'s' if count != 1 else ''}" + (f": {_cards(cards)}" if cards else "")

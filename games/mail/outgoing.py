@@ -255,7 +255,7 @@ def local_time(moment, user):
 
 def opponents(game: Game, seat: Seat) -> str:
     names = [s.player_name for s in game.seats.all() if s.pk != seat.pk]
-    return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def turn_context(seat: Seat) -> dict:

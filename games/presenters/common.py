@@ -88,6 +88,7 @@ class Presentation:
     picked_choices: list = field(default_factory=list)  # every move of the picked card
     actions: list = field(default_factory=list)  # moves that need no card picked first
     can_act: bool = False
+    table: dict = field(default_factory=dict)  # a table of seats around a card in play (Tarot Hallow)
     view: dict = field(default_factory=dict)
     board: dict = field(default_factory=dict)  # a board's own layout, for its own template
 

@@ -254,3 +254,78 @@ def test_a_fool_round_nobody_wins_leaves_a_draw_among_the_tied():
     outcome = TH.outcome(state)
     assert outcome["result"] == "draw" and outcome["winners"] == [0, 1] and outcome["scores"] == [2, 2]
     assert "M0" in TH.zones(state)["out"]
+
+
+# --- the deal passes; whole games with stacked piles; the Knight's take is the seed's ----------
+
+
+def test_seat_zero_deals_first_and_a_later_game_names_its_dealer():
+    state = TH.new_game(3, 3, {})
+    assert state["dealer"] == 0 and "dealer" not in state["options"]
+    # Dealer seat 2: with nobody winning, powers and refills start at its left, seat 0.
+    minors = ["Kc", *FILL[0], "Ks", *FILL[1], "Qw", *FILL[2]]
+    state = TH.new_game(0, 3, {"majors_deck": ["M13"], "dealer": 2}, deck=minors)
+    assert TH.view(state, 1)["dealer"] == 2 and state["options"]["dealer"] == 2
+    for seat, card in ((0, "M3"), (1, "M4"), (2, "M6")):
+        state = give_reading(state, seat, card)
+    state = round_of(state, {0: "Kc", 1: "Ks", 2: "Qw"})
+    assert TH.to_act(state) == [0]
+    for bad in (3, -1, "1", True):
+        try:
+            TH.new_game(0, 3, {"dealer": bad})
+        except ValueError as error:
+            assert "dealer" in str(error)
+        else:
+            raise AssertionError(f"dealer {bad!r} was accepted")
+
+
+def first_choice_game(players: int, seed: int = 0) -> dict:
+    """Stacked piles in card order, every seat in turn playing its first legal move."""
+    from games.engine.cards import MINORS
+    from games.engine.tarot_hallow import NON_FOOL_MAJORS
+    state = TH.new_game(seed, players, {"majors_deck": list(NON_FOOL_MAJORS)}, deck=list(MINORS))
+    for _ in range(2000):
+        seats = TH.to_act(state)
+        if not seats:
+            return state
+        seat = seats[-1]  # the last of those asked answers first: any order is allowed
+        state = TH.apply(state, seat, TH.legal_moves(state, seat)[0])
+    raise AssertionError("the game did not end")
+
+
+def test_a_two_seat_and_a_six_seat_game_with_stacked_piles_are_played_to_the_end():
+    for players in (2, 6):
+        state = first_choice_game(players)
+        outcome = TH.outcome(state)
+        assert outcome is not None and outcome["scores"] == TH.scores(state)
+        zones = TH.zones(state)
+        placed = [c for z, cards in zones.items() if z.startswith("reading:") for c in cards]
+        majors = sorted(placed + zones["out"] + zones["fool"])
+        assert sorted(majors) == sorted(f"M{n}" for n in range(22)), players
+        assert len(state["story"]) >= 21 and all(len(h) == 4 for h in state["hands"])
+        assert TH.to_act(state) == [] and all(TH.legal_moves(state, s) == [] for s in range(players))
+
+
+def test_the_knights_take_is_drawn_by_the_seed_and_replays_alike():
+    hands = [["Nc", "2s", "3s", "4s"], ["9c", "5s", "6s", "8s"], ["2c", "2w", "3w", "4w"]]
+    takes = set()
+    for seed in range(8):
+        state = new(3, hands, majors=["M13"], seed=seed)
+        state = round_of(state, {0: "Nc", 1: "9c", 2: "2c"})
+        once = TH.apply(state, 0, {"type": "knight", "cards": ["2s", "3s"], "to": "hand:2"})
+        again = TH.apply(state, 0, {"type": "knight", "cards": ["3s", "2s"], "to": "hand:2"})
+        assert TH.dumps(once) == TH.dumps(again)
+        takes.add(tuple(next(e for e in once["log"] if e["event"] == "knight")["taken"]))
+    assert len(takes) > 1  # not always the same two cards
+
+
+def test_the_move_log_never_names_another_seats_face_down_card_even_one_seen_before():
+    state = new(3, [["7c", "5c", "3s", "4s"], ["9c", "5s", "6s", "8s"], ["2c", "2w", "3w", "4w"]],
+                majors=["M13"])
+    view = TH.view(state, 1)
+    view["discard"] = ["7c"]  # as if the Seven of Cups had been revealed in an earlier round
+    words = TH.describe_move(state, 0, {"type": "play", "card": "7c"})
+    knight = "Knight: give Two of Swords and Three of Swords to Seat 2 and take 2 at random"
+    assert TH.log_for(view, 1, [(0, words), (0, knight)]) == [
+        "Play a card face down", "Knight: give cards to Seat 2 and take 2 at random"]
+    assert TH.log_for(TH.view(state, 0), 0, [(0, words)]) == [words]

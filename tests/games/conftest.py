@@ -19,8 +19,8 @@ def registered(slug: str) -> bool:
     return slug in RULES
 
 
-# The site seats one or two players until the lobby grows (issue 16 item 2); a game that
-# allows more (Tarot Hallow) is tested on the site at the counts it can host today.
+# The shared tests below (leaks, golden renders, a game by one line) seat alice and bob;
+# tables of three to six (issue 16) are tested with a larger cast in test_hallow_*.py.
 SITE_MAX_SEATS = 2
 
 

@@ -51,3 +51,46 @@ def test_twenty_parallel_submissions_of_one_move_apply_exactly_once(alice):
     game = Game.objects.get(pk=game.pk)
     assert game.version == 1 and Move.objects.filter(game=game).count() == 1
     assert game.state == game.rules.dumps(game.rules.apply(game.rules.new_game(11, 1, game.options), 0, move))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs this there)")
+@pytest.mark.django_db(transaction=True)
+def test_six_seats_of_a_table_posting_their_cards_at_one_moment_are_all_played(make_user, alice, bob):
+    """Each from the page of the round's start: they queue on the row lock and each finds its
+    board still good (only the others moved), so none is refused and the round is revealed."""
+    from .hallow_helpers import cast, full_table
+
+    users = cast(make_user, alice, bob, 6)
+    game = full_table(users, seed=13)
+    state = game.load_state()
+    moves = {index: game.rules.legal_moves(state, index)[0] for index in range(6)}
+    clients = []
+    for user in users:
+        client = Client()
+        client.force_login(user)
+        clients.append(client)
+    start = threading.Barrier(6)
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def submit(index):
+        try:
+            start.wait()
+            response = clients[index].post(reverse("games:move", args=[game.pk]),
+                                           {"version": 0, "move": json.dumps(moves[index])})
+            statuses.append(response.status_code)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors
+    assert statuses == [302] * 6
+    game = Game.objects.get(pk=game.pk)
+    assert game.version == 6 and sorted(Move.objects.filter(game=game).values_list("seat", flat=True)) == list(range(6))
+    assert game.load_state()["round"]["steps"] or game.load_state()["last_round"]  # revealed

@@ -154,7 +154,8 @@ def test_every_page_region_mail_and_entry_renders_as_recorded(mode, players, ali
         GOLDEN.mkdir(exist_ok=True)
         golden.write_text(_join(renders))
         return
-    recorded = _split(golden.read_text())
+    # Normalised again: a pattern added later (today's date) applies to older records too.
+    recorded = {key: normalise(text) for key, text in _split(golden.read_text()).items()}
     assert sorted(renders) == sorted(recorded), "a different set of renders than recorded"
     for key in sorted(recorded):
         if renders[key] != recorded[key]:
