@@ -20,6 +20,12 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         entry = board.get(cell["id"])
         if isinstance(entry, dict) and entry.get("never"):
             cell["status"] = "The Fool: takes no Minor, never resolves"
+        # The final board's "Guard, yours" and "facing theirs", said as a player says them.
+        cell["status"] = (cell["status"].replace("Guard, yours", "your Guard").replace("Guard, theirs", "their Guard")
+                          .replace("facing yours", "facing you").replace("facing theirs", "facing them"))
+    # A forfeit is legal at any time but is the page's own "Give up" button: it does not make
+    # it the seat's turn (no "Pick a highlighted card" while the rival is to play).
+    show.can_act = any(m.get("type") != "forfeit" for m in moves)
     scores = view.get("scores")
     if rules.slug.startswith("warring_planets") and seat in (0, 1) and isinstance(scores, list):
         # Rivals keep two scores even when they are level.

@@ -51,6 +51,7 @@ def photograph(browser, live_server, user, pages: dict[str, str]) -> None:
                 page.wait_for_load_state("networkidle")
                 assert page.locator("h1").count(), f"{path} has no heading"
                 page.screenshot(path=str(SHOTS / f"new-{name}-{viewport['width']}.png"), full_page=True)
+                (SHOTS / f"new-{name}.txt").write_text(page.inner_text("body"))
                 if viewport is PHONE:
                     assert overflow(page) <= 0, f"{name} ({path}) is {overflow(page)} px wider than a phone"
         finally:
