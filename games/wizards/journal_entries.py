@@ -31,7 +31,8 @@ def reading_for(session: PlaySession, key: str, names: dict[str, str]) -> dict:
                       "positions": [{"id": f"c{n}", "label": f"Card {n}", "card": card}
                                     for n, card in enumerate(cards[:40], 1)]}],
         "story": story[-MAX_STORY_LINES:],
-        "summary": session.state["end_reason"][:MAX_TEXT],
+        # The closing line is already the tale's last line; said again below it, it read twice.
+        "summary": "" if story and story[-1].startswith(session.state["end_reason"]) else session.state["end_reason"][:MAX_TEXT],
     }
 
 

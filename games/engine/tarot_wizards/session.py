@@ -485,7 +485,8 @@ def _challenge(state, by, source="rating", rating=None, index=None, enemy=None, 
             card = state["deck"].pop(0)
             _rng_note(state, by, "top card of the deck for a challenge")
         challenge.update(card=card, major=deck.is_major(card), rating=None if deck.is_major(card) else card_value(card))
-        what = (f"{deck.name(card)} from {'the hand of {gm}' if source == 'hand' else 'the top of the deck'}: "
+        whence = "the game master's hand" if source == "hand" else "the top of the deck"
+        what = (f"{deck.name(card)} from {whence}: "
                 + ("a Major challenge only a Major Work can meet" if deck.is_major(card)
                    else f"rating {card_value(card)}"))
         _gm_refill(state)
