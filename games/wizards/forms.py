@@ -8,6 +8,7 @@ from games.engine import cards as deck
 from games.engine.tarot_wizards import characters as ch
 
 SUIT_CHOICES = [(s, deck.SUIT_NAMES[s]) for s in ch.SUITS]
+CARD_CHOICES = [("", "— choose the card —")] + [(code, deck.name(code)) for code in deck.DECK]
 
 
 class TableForm(forms.Form):
@@ -43,8 +44,9 @@ class CharacterForm(forms.Form):
                                                             label=f"Aspect of {deck.SUIT_NAMES[suit]}")
         for pid, label, meaning, skill, _upright in ch.POSITIONS:
             if not spread_fixed:
-                self.fields[f"card_{pid}"] = forms.CharField(max_length=4, required=False,
-                                                             label=f"{label}: card code (e.g. M3, Qs, 10c)")
+                # Chosen by name: a person who drew the cards at home knows "Queen of Swords", not "Qs".
+                self.fields[f"card_{pid}"] = forms.ChoiceField(choices=CARD_CHOICES, required=False,
+                                                               label=f"{label}: the card")
                 if not _upright:
                     self.fields[f"reversed_{pid}"] = forms.BooleanField(required=False, label="reversed")
             self.fields[f"note_{pid}"] = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
