@@ -4,7 +4,8 @@
 after a reveal, the tarot wizards table (list, table, character form and sheet, a live
 session as its GM and as a player), the journal entry each of them leaves, their rules
 pages and the new-game page. Each fits a phone (nothing wider than the screen) and is
-photographed at both widths into test-results/screenshots/new-*.png to be looked at."""
+photographed at both widths (and at 390 px in the dark scheme, new-*-390-dark.png) into
+test-results/screenshots/new-*.png to be looked at."""
 
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ def photograph(browser, live_server, user, pages: dict[str, str]) -> None:
     client = Client()
     client.force_login(user)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    for viewport in (PHONE, DESKTOP):
-        context = browser.new_context(base_url=live_server.url, viewport=viewport)
+    for viewport, scheme in ((PHONE, "light"), (DESKTOP, "light"), (PHONE, "dark")):
+        context = browser.new_context(base_url=live_server.url, viewport=viewport, color_scheme=scheme)
         context.set_default_timeout(20_000)
         context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                               "url": live_server.url}])
@@ -50,7 +51,8 @@ def photograph(browser, live_server, user, pages: dict[str, str]) -> None:
                 assert response.status == 200, (path, response.status)
                 page.wait_for_load_state("networkidle")
                 assert page.locator("h1").count(), f"{path} has no heading"
-                page.screenshot(path=str(SHOTS / f"new-{name}-{viewport['width']}.png"), full_page=True)
+                dark = "-dark" if scheme == "dark" else ""
+                page.screenshot(path=str(SHOTS / f"new-{name}-{viewport['width']}{dark}.png"), full_page=True)
                 (SHOTS / f"new-{name}.txt").write_text(page.inner_text("body"))
                 if viewport is PHONE:
                     assert overflow(page) <= 0, f"{name} ({path}) is {overflow(page)} px wider than a phone"
