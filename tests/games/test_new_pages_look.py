@@ -56,8 +56,19 @@ def photograph(browser, live_server, user, pages: dict[str, str]) -> None:
                 (SHOTS / f"new-{name}.txt").write_text(page.inner_text("body"))
                 if viewport is PHONE:
                     assert overflow(page) <= 0, f"{name} ({path}) is {overflow(page)} px wider than a phone"
+                if scheme == "dark":
+                    links_lead_somewhere(page, path)
         finally:
             context.close()
+
+
+def links_lead_somewhere(page, path: str) -> None:
+    """Every link of the site on the page answers (no 404, no 500)."""
+    hrefs = page.evaluate("""() => [...document.querySelectorAll('a[href]')]
+        .map(a => a.href).filter(h => h.startsWith(location.origin) && !h.includes('#'))""")
+    for href in sorted(set(hrefs)):
+        status = page.request.get(href).status
+        assert status < 400, f"{path} links to {href}, which answers {status}"
 
 
 def play(game: Game, choose: random.Random, *, prefer=lambda m: False, until=lambda g: False,
