@@ -177,11 +177,15 @@ def test_the_tarot_wizards_table(browser, live_server, alice, bob, carol):
     session.refresh_from_db()
     wizards.act(session.pk, bob, {"type": "cast", "index": 1, "narration": "Silver water pours."}, session.version)
     morwen = table.characters.get(owner=bob)
+    # A table where Bob has no wizard yet: the form offers the site's draw or his own.
+    other = wizards.create_table(alice, name="Night Market")
+    wizards.answer_invitation(wizards.invite(other, alice, "bob"), bob, accept=True)
     bob_pages = {"wizards-list": "/wizards/", "wizards-table-player": f"/wizards/{table.pk}/",
                  "wizards-character-form": f"/wizards/{table.pk}/character/",
                  "wizards-session-player": f"/wizards/sessions/{session.pk}/",
                  "wizards-journal": Entry.objects.get(owner=bob, mode="tarot_wizards").get_absolute_url(),
-                 "wizards-sheet": f"/wizards/characters/{morwen.pk}/"}
+                 "wizards-sheet": f"/wizards/characters/{morwen.pk}/",
+                 "wizards-character-new": f"/wizards/{other.pk}/character/"}
     photograph(browser, live_server, bob, bob_pages)
     photograph(browser, live_server, alice, {
         "wizards-table-gm": f"/wizards/{table.pk}/", "wizards-session-gm": f"/wizards/sessions/{session.pk}/"})
