@@ -10,6 +10,7 @@ test-results/screenshots/new-*.png to be looked at."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -34,8 +35,14 @@ def carol(make_user):
     return make_user("carol", display_name="Carol")
 
 
-def photograph(browser, live_server, user, pages: dict[str, str]) -> None:
-    """Each named path, as ``user``, at both widths; a phone must not scroll sideways."""
+# "Seat 1" where a name belongs, or a card's code ("M9", "Qs", "10c") where its name belongs.
+SEAT_OR_CODE = re.compile(r"\b[Ss]eat \d\b|\bM\d{1,2}\b|\b(?:10|[2-9PNQK])[cswp]\b")
+
+
+def photograph(browser, live_server, user, pages: dict[str, str]) -> dict[str, str]:
+    """Each named path, as ``user``, at both widths; a phone must not scroll sideways. Returns
+    each page's text."""
+    said = {}
     client = Client()
     client.force_login(user)
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -53,13 +60,17 @@ def photograph(browser, live_server, user, pages: dict[str, str]) -> None:
                 assert page.locator("h1").count(), f"{path} has no heading"
                 dark = "-dark" if scheme == "dark" else ""
                 page.screenshot(path=str(SHOTS / f"new-{name}-{viewport['width']}{dark}.png"), full_page=True)
-                (SHOTS / f"new-{name}.txt").write_text(page.inner_text("body"))
+                text = page.inner_text("body")
+                (SHOTS / f"new-{name}.txt").write_text(text)
+                assert not SEAT_OR_CODE.search(text), f"{name} says {SEAT_OR_CODE.search(text).group()!r}"
+                said[name] = text
                 if viewport is PHONE:
                     assert overflow(page) <= 0, f"{name} ({path}) is {overflow(page)} px wider than a phone"
                 if scheme == "dark":
                     links_lead_somewhere(page, path)
         finally:
             context.close()
+    return said
 
 
 def links_lead_somewhere(page, path: str) -> None:
@@ -132,7 +143,11 @@ def test_the_2021_editions_with_a_bridge_and_a_guard(browser, live_server, alice
     entry = Entry.objects.filter(owner=alice, source_game=finished).first()
     if entry:
         pages["kt2021-journal"] = f"/journal/{entry.pk}/"
-    photograph(browser, live_server, alice, pages)
+    said = photograph(browser, live_server, alice, pages)
+    # Alice waits for Bob: nothing asks her to pick a card; the Guards are "your" and "their".
+    assert "Pick a highlighted card" not in said["wp2021-guard"]
+    assert "Guard, yours" not in said["wp2021-guard"] and "Guard, theirs" not in said["wp2021-guard"]
+    assert "your Guard" in said["wp2021-guard"] or "their Guard" in said["wp2021-guard"]
 
 
 @pytest.mark.parametrize("seats", [3, 6])
@@ -157,7 +172,10 @@ def test_tarot_hallow_mid_round_and_after_a_reveal(browser, live_server, make_us
     entry = Entry.objects.filter(owner=alice, source_game=done).first()
     if entry:
         pages[f"hallow{seats}-journal"] = f"/journal/{entry.pk}/"
-    photograph(browser, live_server, alice, pages)
+    said = photograph(browser, live_server, alice, pages)
+    # A card is played face down, not "then where it goes".
+    assert "Choose a card to play face down" in said[f"hallow{seats}-mid-round"]
+    assert "then where it goes" not in said[f"hallow{seats}-mid-round"]
 
 
 def test_the_tarot_wizards_table(browser, live_server, alice, bob, carol):
@@ -186,6 +204,9 @@ def test_the_tarot_wizards_table(browser, live_server, alice, bob, carol):
                  "wizards-journal": Entry.objects.get(owner=bob, mode="tarot_wizards").get_absolute_url(),
                  "wizards-sheet": f"/wizards/characters/{morwen.pk}/",
                  "wizards-character-new": f"/wizards/{other.pk}/character/"}
-    photograph(browser, live_server, bob, bob_pages)
+    said = photograph(browser, live_server, bob, bob_pages)
+    # A card drawn at home is chosen by its name; the closing line is said once.
+    assert "choose the card" in said["wizards-character-new"] and "card code" not in said["wizards-character-new"]
+    assert said["wizards-journal"].count("The game master closed the session.") == 1
     photograph(browser, live_server, alice, {
         "wizards-table-gm": f"/wizards/{table.pk}/", "wizards-session-gm": f"/wizards/sessions/{session.pk}/"})
