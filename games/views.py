@@ -17,7 +17,8 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.contrib.humanize.templatetags.humanize import naturaltime
-from django.template.loader import get_template, render_to_string
+from django.template.context import make_context
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
@@ -452,11 +453,14 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
     """The regions that changed, as htmx out-of-band swaps, with their new digests; a
     region whose digest the page sent back is neither drawn nor sent."""
     digests = region_digests(context)
+    changed = [get_template(f"games/game.html#{region}").template for region in REGIONS
+               if request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) != digests[region]]
     parts = []
-    for region in REGIONS:
-        if request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) == digests[region]:
-            continue
-        parts.append(render_to_string(f"games/game.html#{region}", {**context, "oob": True}, request=request))
+    if changed:
+        # One context for them all: the context processors run once, not once per region.
+        drawing = make_context({**context, "oob": True}, request)
+        with drawing.bind_template(changed[0]):
+            parts = [partial.render(drawing) for partial in changed]
     parts.append(region_inputs(context, digests, oob=True))
     response = HttpResponse("".join(parts), status=status)
     response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})

@@ -48,6 +48,8 @@ _NOISE = [
                 r"(?:second|minute|hour|day|week|month|year)s?)*(?:\sago|\sfrom now)?"), "SOME TIME"),
     (re.compile(r"\bnow\b"), "SOME TIME"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?([+-]\d\d:?\d\d|Z)?"), "ISOTIME"),
+    # A day's date alone (the journal form's hidden "date" of the day the game ended).
+    (re.compile(r'(name="date" value=")\d{4}-\d\d-\d\d"'), r'\1DATE"'),
     (re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2},? \d{4}"), "DATE"),
     (re.compile(r"\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{4}"), "DATE"),
     (re.compile(r"(?<![\d.])\b\d{1,2}:\d\d(?!\d)( ?[ap]\.?m\.?)?( [A-Z]{2,5})?"), "CLOCK"),
