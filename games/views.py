@@ -407,11 +407,17 @@ def region_digests(context: dict) -> dict[str, str]:
     reader = (_templates_key(), game.pk, seat.index, seat.status, timezone.get_current_timezone_name(),
               tuple((s.index, s.player_name, s.status, s.user is not None and s.user.is_computer)
                     for s in context["seats"]))
-    # Move forms carry the version, so every region with moves changes with it.
     game_key = reader + (game.version, game.status, game.started_at is not None)
+    still = reader + (game.status, game.started_at is not None)
 
     def shown(*names):
         return repr([getattr(show, name) for name in names])
+
+    def cards(*names):
+        # A move form (a Choice) carries the version; a region without one (cards and
+        # spaces only) is the same HTML at any version while its cards are the same.
+        data = shown(*names)
+        return (still if "Choice(" not in data else game_key) + (data,)
 
     status = game_key + (tuple(game.to_act), game.end_reason, game.time_control, context["message"],
                          context["notice"], context["turn"], shown("facts"))
@@ -419,11 +425,11 @@ def region_digests(context: dict) -> dict[str, str]:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
     keys = {
         "status": status,
-        "board": game_key + (shown("board_kind", "board_width", "board_height", "lines", "cells", "encounter",
-                                   "encounter_title"),),
-        "hand": game_key + (shown("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
-                                  "picked", "picked_choices", "actions"), repr(context["confirm"])),
-        "planes": game_key + (shown("planes", "piles"),),
+        "board": cards("board_kind", "board_width", "board_height", "lines", "cells", "encounter",
+                       "encounter_title"),
+        "hand": cards("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
+                      "picked", "picked_choices", "actions") + (repr(context["confirm"]),),
+        "planes": cards("planes", "piles"),
         "actions": reader + (game.status, game.time_control, game.started_at is not None, seat.confirm_moves),
         "log": game_key + (context["log_limit"], tuple(entry["ago"] for entry in context["log"]),
                            getattr(game, "last_event_id", None)),

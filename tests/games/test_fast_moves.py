@@ -64,7 +64,10 @@ def test_a_move_sends_back_only_the_regions_it_changed(alice_client, alice):
     seen = seen_in(alice_client.get(url("game", game)).content.decode())
     answer = alice_client.post(url("move", game), {"version": 0, "move": json.dumps(first_legal(game)), **seen},
                                **HX).content.decode()
-    assert 'id="board"' in answer and 'id="log"' in answer
+    assert first_legal(game) == {"type": "play", "card": "2c", "column": 0}  # onto the Material Plane
+    assert 'id="planes"' in answer and 'id="log"' in answer
+    # The tree holds the same cards and no move form: it is not sent again.
+    assert 'id="board"' not in answer
     assert 'id="chat"' not in answer and 'id="actions"' not in answer
     after = seen_in(answer)
     assert after["seen_chat"] == seen["seen_chat"] and after["seen_log"] != seen["seen_log"]
