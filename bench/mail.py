@@ -59,6 +59,8 @@ def main() -> int:
     args = parse_args()
     ensure_database(args.database_url)
     work = Path(tempfile.mkdtemp(prefix="sefirot-bench-mail-"))
+    import logging
+
     smtp = SmtpCollector().start()
     redis_port = free_port()
     redis = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
@@ -78,6 +80,7 @@ def main() -> int:
         import django
 
         django.setup()
+        logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's line per command
         from django.contrib.auth import get_user_model
 
         from games import services
