@@ -20,9 +20,12 @@ Starting games
     ``resign(game_id, user)``.
 
 Playing
-    ``submit_move(game_id, actor, move, expected_version) -> Move``
+    ``submit_move(game_id, actor, move, expected_version, *, confirmed=True) -> Move``
     ``actor`` is a ``User`` (their seat in this game) or a ``Seat`` (e.g. found by its
-    ``reply_token`` for a move by mail).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
+    ``reply_token`` for a move by mail).  The game, its seats and their users are loaded
+    once, under the lock; the record's ``game`` is that game as the move left it.  With
+    ``confirmed=False`` a seat that asks before moves drawing hidden cards gets
+    ``NeedsConfirmation`` (nothing played).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
     (409), ``StaleMove`` (409: the board of ``expected_version`` no longer fits, e.g. a
     doubled submit or a mail for a turn already played) or ``IllegalMove`` (400, the
     engine's message).  On any error nothing is written.
