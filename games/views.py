@@ -633,7 +633,9 @@ def chat(request, game_id):
     form = ChatForm(request.POST)
     status = 200
     if form.is_valid():
-        ChatMessage.objects.create(game=game, seat=seat.index, user=request.user, text=form.cleaned_data["text"])
+        line = ChatMessage.objects.create(game=game, seat=seat.index, user=request.user,
+                                          text=form.cleaned_data["text"])
+        game.last_chat_id = line.pk  # the game was loaded before it: its chat digest moves on
         form = ChatForm()
     else:
         status = 400

@@ -182,3 +182,15 @@ def test_my_games_and_the_lobby_ask_the_same_few_queries_for_10_or_200_games(
         lobby = alice_client.get(reverse("games:lobby"))
     assert lobby.content.decode().count('class="game-row"') == min(count, 100)
     assert Seat.objects.filter(user=alice).count() >= count
+
+
+def test_a_chat_line_comes_back_to_its_sender_and_to_the_other_player(alice_client, bob_client, alice, bob):
+    duel = services.start_game(alice, "lovers_discourse", {}, open_challenge=True, seed=2)
+    services.accept_challenge(duel.pk, bob)
+    seen_alice = seen_in(alice_client.get(url("game", duel)).content.decode())
+    seen_bob = seen_in(bob_client.get(url("game", duel)).content.decode())
+    said = alice_client.post(url("chat", duel), {"text": "Good luck!", **seen_alice}, **HX).content.decode()
+    assert 'id="chat"' in said and "Good luck!" in said
+    heard = bob_client.get(url("game", duel), seen_bob, **HX).content.decode()
+    assert 'id="chat"' in heard and "Good luck!" in heard
+    assert 'id="board"' not in heard  # a chat line changes the chat only
