@@ -72,7 +72,10 @@ def render_png(layout: SealLayout) -> bytes:
     page = Image.new("L", (page_w, page_h), PAPER)
     page.paste(seal, (x0, y0))
     out = io.BytesIO()
-    page.save(out, "PNG", dpi=(DPI, DPI))
+    # zlib's run-length strategy (Z_RLE = 3): black ink and white paper are long runs, so
+    # it packs the page as small as the default strategy (A5: 106 kB against 108 kB) in
+    # half the time, which was half the render.
+    page.save(out, "PNG", dpi=(DPI, DPI), compress_type=3)
     return out.getvalue()
 
 
