@@ -90,6 +90,36 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         database.setdefault("TEST", {})["NAME"] = str(DATA_DIR / "test-db.sqlite3")
 
 
+def _flush_retrying_a_deadlock():
+    """A transactional test ends with ``flush``: one TRUNCATE of every table, whose locks
+    PostgreSQL takes one table after another.  A real worker still finishing a task of the
+    test (a computer's move, a mail) may hold one of those tables and wait for another,
+    and PostgreSQL then breaks the deadlock by failing the flush, which leaves the rows
+    behind for the next test.  The worker's transaction is the one to wait for: try the
+    flush again once it has finished."""
+    import time
+
+    from django.core.management.commands import flush
+    from django.db import OperationalError
+
+    handle = flush.Command.handle
+
+    def handle_retrying(self, **options):
+        for attempt in range(5):
+            try:
+                return handle(self, **options)
+            except Exception as error:  # flush wraps the database error in a CommandError
+                cause = error.__cause__ or error
+                if attempt == 4 or not (isinstance(cause, OperationalError) and "deadlock" in str(cause)):
+                    raise
+                time.sleep(0.5 * (attempt + 1))
+
+    flush.Command.handle = handle_retrying
+
+
+_flush_retrying_a_deadlock()
+
+
 def database_url(settings_dict: dict) -> str:
     """A DATABASE_URL for another process to reach the database described by settings_dict."""
     engine = settings_dict["ENGINE"]
