@@ -25,7 +25,7 @@ from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
-from games.models import ChatMessage, Game, Note, Seat
+from games.models import ChatMessage, Game, GameEvent, Note, Seat
 from games.registry import present
 
 logger = logging.getLogger(__name__)
@@ -37,13 +37,21 @@ REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll"
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
-def get_game_for(request, game_id: int, *, joined: bool = True) -> tuple[Game, Seat]:
-    """The game and the requesting user's seat in it; 404 for anyone without a seat."""
+def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = False) -> tuple[Game, Seat]:
+    """The game and the requesting user's seat in it; 404 for anyone without a seat.
+    With ``left``, a player whose seat the house took over gets an unsaved seat without
+    an index (status ``LEFT``): they look on as a spectator would."""
     game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
     seat = next((s for s in game.seats.all() if s.user_id == request.user.pk), None)
+    if seat is None and left and services.left_game_for(game, request.user):
+        return game, Seat(game=game, index=None, user=request.user, status=LEFT)
     if seat is None or (joined and seat.status != Seat.Status.JOINED):
         raise Http404("No such game.")
     return game, seat
+
+
+# The status of the unsaved seat of a player who left (never stored): read-only.
+LEFT = "left"
 
 
 # --- lists and starting ------------------------------------------------------------------
@@ -72,6 +80,9 @@ def game_list(request):
             waiting.append(entry)
         elif game.started_at is not None:  # cancelled and declined games never started
             finished.append(entry)
+    # Tables the player left (the house plays their seat on) stay among their finished games.
+    for game in services.games_left_by(request.user)[:100]:
+        finished.append({"game": game, "others": [s for s in game.seats.all()], "result": "you left"})
     # Most urgent first: the nearest deadline, then the longest waiting.
     my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
     return render(request, "games/list.html", {
@@ -271,12 +282,14 @@ def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
                         "mine": record.seat == seat.index, "text": for_reader(text, seat.index, names),
                         "at": record.created_at, "order": (record.number, 0)})
-    for event in game.events.all():
+    for event in game.events.filter(kind=GameEvent.Kind.DAY_GIVEN):
         receivers = " and ".join("you" if i == seat.index else names.get(i, f"Seat {i + 1}")
                                  for i in event.to_seats) or "the other player"
         entries.append({"number": None, "event": True, "who": names.get(event.seat, f"Seat {event.seat + 1}"),
                         "mine": event.seat == seat.index, "text": f"gave {receivers} a day more for this move.",
                         "at": event.created_at, "order": (event.version, 1)})
+    for line in services.taken_over_lines(game, seat.user_id):
+        entries.append({"number": None, "event": True, **line, "order": (line["version"], 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     return entries
 
@@ -286,14 +299,17 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     rules = game.rules
     state = game.load_state()
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
-    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE)
+    left = seat.status == LEFT
+    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not left)
     seats = list(game.seats.all())
     # The engine's words name seats; the page names players, and the reader is "you".
     names = {s.index: s.player_name for s in seats}
     show = _worded(show, seat.index, names)
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
-    if game.status == Game.Status.ACTIVE:
+    if left and game.status == Game.Status.ACTIVE:
+        turn = "You left this game; the house plays your seat. You can still watch it."
+    elif game.status == Game.Status.ACTIVE:
         if my_turn and len(to_act) > 2:
             turn = "Your turn (the other players asked are playing too; answer in any order)."
         elif my_turn and len(to_act) > 1:
@@ -321,13 +337,15 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         show.waiting_label = f"{' and '.join(owners)}'s raised cards, waiting for a place" if owners \
             else "Raised cards waiting for a place"
     note = Note.objects.filter(game=game, user=request.user).first()
-    chat = list(game.chat.select_related("user")) if game.players > 1 else None
+    # Who left the table no longer talks at it (nor reads what the players say there).
+    chat = list(game.chat.select_related("user")) if game.players > 1 and not left else None
     # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
     journal_entry = game.journal_entries.filter(owner=request.user).first() if game.is_over else None
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
-        "clock": deadlines.clock_facts(game, seat), "journal_entry": journal_entry,
+        "clock": deadlines.clock_facts(game, seat) if not left else None, "journal_entry": journal_entry,
+        "left": left,
         "log": _log_for(game, seat, show.view) if started else [],
         "chat": chat, "chat_form": ChatForm(),
         "note_form": NoteForm(instance=note),
@@ -369,12 +387,13 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
 @login_required
 @require_GET
 def game_page(request, game_id):
-    game, seat = get_game_for(request, game_id, joined=False)
-    if seat.status != Seat.Status.JOINED:
+    game, seat = get_game_for(request, game_id, joined=False, left=True)
+    if seat.status not in (Seat.Status.JOINED, LEFT):
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
         raise Http404("No such game.")
-    mark_seen(seat)
+    if seat.status != LEFT:
+        mark_seen(seat)
     pick = request.GET.get("pick", request.GET.get("picked"))  # a click wins over the page's memory
     context = game_context(request, game, seat, pick=None if pick in ("", "none") else pick)
     if request.htmx:
@@ -395,8 +414,9 @@ def mark_seen(seat: Seat) -> None:
 @require_GET
 def version(request, game_id):
     """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
-    game, seat = get_game_for(request, game_id)
-    mark_seen(seat)
+    game, seat = get_game_for(request, game_id, left=True)
+    if seat.status != LEFT:
+        mark_seen(seat)
     if request.GET.get("v") != poll_stamp(game):
         response = HttpResponse(status=200)
         response["HX-Trigger"] = "game-changed"  # the page fetches its regions, and the count with them
@@ -518,7 +538,7 @@ def chat(request, game_id):
 @login_required
 @require_POST
 def notes(request, game_id):
-    game, _ = get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id, left=True)  # one's own notes, also on a game left
     note = Note.objects.filter(game=game, user=request.user).first() or Note(game=game, user=request.user)
     form = NoteForm(request.POST, instance=note)
     saved = form.is_valid()
@@ -538,7 +558,7 @@ def notes(request, game_id):
 @require_GET
 def history(request, game_id):
     """Step through a finished game: the board after each move, as this seat saw it."""
-    game, seat = get_game_for(request, game_id)
+    game, seat = get_game_for(request, game_id, left=True)
     if not game.is_over or game.started_at is None:
         raise Http404("The history of a game opens when it has ended.")
     records = list(game.moves.all())
@@ -552,10 +572,13 @@ def history(request, game_id):
     moves = [{"number": m.number, "who": names.get(m.seat, "?"),
               "text": for_reader(as_seen_by(m.description, m.seat == seat.index), seat.index, names)}
              for m in records]
+    # A seat the house took over, after the move it followed (its step shows the board then).
+    for line in reversed(services.taken_over_lines(game, seat.user_id)):
+        moves.insert(line["version"], {"number": line["version"], "who": line["who"], "text": line["text"]})
     context = {
         "game": game, "seat": seat, "step": step, "total": len(records),
         "show": _worded(present(rules, state, seat.index, interactive=False), seat.index, names),
-        "current": moves[step - 1] if step else None,
+        "current": next((m for m in moves if m["number"] == step), None) if step else None,
         "moves": moves,
     }
     template = "games/history.html"
