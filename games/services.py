@@ -43,6 +43,9 @@ Seats that leave a game of three or more
     one user per seat number) takes each seat and the game goes on for the others
     (``seat_taken_over`` queues its move); once no person is left it is abandoned.
     ``resign``, the clocks' time-out and account deletion call it where ``takes_over(game)``.
+    Each seat taken over is a ``GameEvent`` (TAKEN_OVER, with the player who left):
+    ``taken_over_lines`` says it for the log, the history and the turn mail, and
+    ``left_game_for``/``games_left_by`` let that player still watch the game, read-only.
 
 Ending without an outcome
     ``abandon_game(game_id, reason)`` ends an ACTIVE game as ABANDONED (time-outs of

@@ -229,7 +229,7 @@ def rematch(request, game_id):
 def resign(request, game_id):
     game, _ = get_game_for(request, game_id)
     if services.takes_over(game):
-        # The seat is no longer theirs, so the game's page is not either: back to the list.
+        # The seat is no longer theirs (they may still watch the game): back to the list.
         return _answer(request, game_id, lambda: services.resign(game_id, request.user),
                        "You left the game; a computer player of the house plays your seat on.", to_list=True)
     return _answer(request, game_id, lambda: services.resign(game_id, request.user))
@@ -246,6 +246,9 @@ def poll_stamp(game: Game) -> str:
     if game.time_control is not None:
         stamp += f".{int(game.deadline.timestamp()) if game.deadline else 'paused'}"
         # A day given to a paused clock moves no deadline, but the log shows it.
+        stamp += f".{game.events.order_by('-pk').values_list('pk', flat=True).first() or 0}"
+    elif game.players > 2:
+        # A seat the house took over changes the names and the log, not the version.
         stamp += f".{game.events.order_by('-pk').values_list('pk', flat=True).first() or 0}"
     return stamp
 
@@ -591,7 +594,7 @@ def history(request, game_id):
 @require_GET
 def record(request, game_id):
     """The game's record (seed, options, moves) as JSON, once nothing in it is secret."""
-    game, _ = get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id, left=True)
     if not game.is_over or game.started_at is None:
         raise Http404("The record can be downloaded once the game has ended.")
     data = {

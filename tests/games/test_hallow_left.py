@@ -21,7 +21,8 @@ from games.engine import get_rules
 from games.engine.cards import CARDS
 from games.mail.outgoing import turn_context
 from games.mail.tasks import deliver_turn_mail, send_reveal_mail
-from games.models import Game, GameEvent, Move
+from games.models import GameEvent, Move
+from games.views import poll_stamp
 from sefirot_site.accounts.services import delete_account
 from sefirot_site.outbox.models import PendingTask
 
@@ -55,7 +56,14 @@ def a_table_carol_left(make_user, alice, bob, seed: int = 5):
 
 
 def test_a_seat_taken_over_is_told_in_the_log_by_name_and_as_you_to_who_left(make_user, alice, bob):
-    game, (alice, bob, carol) = a_table_carol_left(make_user, alice, bob)
+    users = cast(make_user, alice, bob, 3)
+    game = full_table(users, seed=5)
+    services.submit_move(game.pk, alice, TH.legal_moves(reload(game).load_state(), 0)[0], 0)
+    stamp = poll_stamp(reload(game))
+    services.resign(game.pk, users[2])
+    game, carol = reload(game), users[2]
+    # The others' pages hear of it by their polling, though no move was made.
+    assert poll_stamp(game) != stamp and game.version == 1
     event = GameEvent.objects.get(game=game, kind=GameEvent.Kind.TAKEN_OVER)
     assert (event.seat, event.version, event.user) == (2, 1, carol)
     assert game.seats.get(index=2).user.is_computer
@@ -91,6 +99,8 @@ def test_the_history_of_a_finished_game_tells_the_take_over_after_the_move_it_fo
         assert words in html
         # It comes right after move 1, the move it followed.
         assert html.index(words) > html.index('<li value="1"') and html.index(words) < html.index('<li value="2"')
+    # And the record, now that nothing in it is secret.
+    assert client_of(carol).get(reverse("games:record", args=[game.pk])).status_code == 200
 
 
 # --- the player who left can still look -------------------------------------------------------
