@@ -273,14 +273,7 @@ def turn_context(seat: Seat) -> dict:
     # With a drawing, the fields in words add only the end of the story (what happened lately).
     board = board_entries({k: v for k, v in view.items() if k in LOG_VIEW_KEYS} if drawing else view,
                           game.mode, names)
-    # A seat the house took over lately is news as well (a GameEvent, not in the engine's log).
-    left = services.taken_over_lines(game, seat.user_id, since_version=max(game.version - RECENT_EVENTS, 0))
-    if left:
-        lately = next((e for e in board if e.label.startswith("Lately")), None)
-        if lately is None:
-            lately = Entry("Lately")
-            board.append(lately)
-        lately.children += [Entry("", f"{line['who']} {line['text']}") for line in left]
+    _tell_taken_over(game, seat, view, board)
     others = [s for s in game.seats.all() if s.index in game.to_act and s.pk != seat.pk]
     return {
         "game": game,
@@ -297,6 +290,31 @@ def turn_context(seat: Seat) -> dict:
         "deadline": game.deadline,
         "deadline_local": local_time(game.deadline, seat.user),
     }
+
+
+def _tell_taken_over(game: Game, seat: Seat, view: dict, board: list[Entry]) -> None:
+    """A seat the house took over lately is news as well (a GameEvent, not in the engine's
+    log): among the recent events, after the move it followed where the log's records
+    carry their move ("n", the moves before them), else at the end."""
+    if not services.takes_over(game):
+        return  # only tables of three or more are played on by the house
+    recent = (view.get("log") or [])[-RECENT_EVENTS:]
+    numbers = [e.get("n") if isinstance(e, dict) and isinstance(e.get("n"), int) else None for e in recent]
+    known = None not in numbers and bool(numbers)
+    since = numbers[0] if known else max(game.version - RECENT_EVENTS, 0)
+    left = services.taken_over_lines(game, seat.user_id, since_version=since)
+    if not left:
+        return
+    lately = next((e for e in board if e.label.startswith("Lately")), None)
+    if lately is None:
+        lately = Entry("Lately")
+        board.append(lately)
+    if not known:
+        lately.children += [Entry("", f"{line['who']} {line['text']}") for line in left]
+        return
+    for line in reversed(left):  # the later first, so each earlier one's place still holds
+        at = sum(n < line["version"] for n in numbers)
+        lately.children.insert(at, Entry("", f"{line['who']} {line['text']}"))
 
 
 def turn_subject(game: Game, seat: Seat) -> str:

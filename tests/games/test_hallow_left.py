@@ -83,10 +83,15 @@ def test_a_deleted_account_is_a_departed_player_in_the_log(make_user, alice, bob
     assert f"<strong>A departed player</strong>: {LEFT_WORDS} that seat from now on." in html
 
 
-def test_the_turn_mail_tells_the_take_over_among_recent_events(make_user, alice, bob):
+def test_the_turn_mail_tells_the_take_over_among_recent_events_after_the_move_it_followed(
+        make_user, alice, bob):
     game, (alice, bob, carol) = a_table_carol_left(make_user, alice, bob)
-    context = turn_context(game.seats.select_related("user").get(index=1))
-    assert f"Carol {LEFT_WORDS} Carol's seat from now on." in context["board_text"]
+    services.submit_move(game.pk, bob, TH.legal_moves(game.load_state(), 1)[0], game.version)
+    game = reload(game)
+    text = turn_context(game.seats.select_related("user").get(index=1))["board_text"]
+    left = text.index(f"Carol {LEFT_WORDS} Carol's seat from now on.")
+    # Alice played before Carol left, Bob after.
+    assert text.index("Alice played a card face down") < left < text.index("You played a card face down")
 
 
 def test_the_history_of_a_finished_game_tells_the_take_over_after_the_move_it_followed(make_user, alice, bob):
