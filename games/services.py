@@ -27,9 +27,12 @@ Starting games
     the asker round and passes the deal on.
 
 Playing
-    ``submit_move(game_id, actor, move, expected_version) -> Move``
+    ``submit_move(game_id, actor, move, expected_version, *, confirmed=True) -> Move``
     ``actor`` is a ``User`` (their seat in this game) or a ``Seat`` (e.g. found by its
-    ``reply_token`` for a move by mail).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
+    ``reply_token`` for a move by mail).  The game, its seats and their users are loaded
+    once, under the lock; the record's ``game`` is that game as the move left it.  With
+    ``confirmed=False`` a seat that asks before moves drawing hidden cards gets
+    ``NeedsConfirmation`` (nothing played).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
     (409), ``StaleMove`` (409: the board of ``expected_version`` no longer fits, e.g. a
     doubled submit or a mail for a turn already played) or ``IllegalMove`` (400, the
     engine's message).  On any error nothing is written.
@@ -86,7 +89,7 @@ __all__ = [
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
     "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
-    "left_game_for", "taken_over_lines", "games_left_by",
+    "left_game_for", "taken_over_lines", "games_left_by", "NeedsConfirmation", "with_seats",
 ]
 
 
@@ -120,11 +123,47 @@ class CannotJoin(GameError):
     status = 409
 
 
-def _locked(game_id: int) -> Game:
+class NeedsConfirmation(GameError):
+    """Not played: the seat asks once more before a move that draws hidden cards
+    (``submit_move(..., confirmed=False)``).  ``label`` is the move in words; ``game`` and
+    ``seat`` are as loaded for the check, so the page can be drawn from them."""
+
+    status = 200
+
+    def __init__(self, label: str, game: Game, seat: Seat):
+        super().__init__(label)
+        self.label, self.game, self.seat = label, game, seat
+
+
+def with_seats(queryset):
+    """Games with their seats and the seats' users in one more query (a move's page, its
+    mails and its deadline all read them), and the newest chat line's and clock event's
+    ids, which the page's poll stamp needs, in the game's own query."""
+    from django.db.models import OuterRef, Prefetch, Subquery
+
+    from games.models import ChatMessage, GameEvent
+
+    newest = {"last_chat_id": ChatMessage, "last_event_id": GameEvent}
+    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).annotate(**{
+        name: Subquery(model.objects.filter(game=OuterRef("pk")).order_by("-pk").values("pk")[:1])
+        for name, model in newest.items()
+    })
+
+
+def _locked(game_id: int, *, seats: bool = False) -> Game:
     try:
+        if seats:
+            # One locked load: the game row under the lock, its seats and users once.
+            return with_seats(Game.objects.select_for_update(of=("self",))).get(pk=game_id)
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotYourSeat("There is no such game.") from None
+
+
+def _loaded_seats(game: Game) -> list[Seat] | None:
+    """The game's seats if they were loaded with it (``with_seats``), else None."""
+    cache = getattr(game, "_prefetched_objects_cache", {})
+    return list(cache["seats"]) if "seats" in cache else None
 
 
 def next_deadline(game: Game, now=None):
@@ -132,19 +171,31 @@ def next_deadline(game: Game, now=None):
     or while only computer players are to act (a computer never runs out of time)."""
     if game.time_control is None:
         return None
-    if game.to_act and not Seat.objects.filter(game=game, index__in=game.to_act, user__computer_level="").exists():
+    seats = _loaded_seats(game)
+    if seats is not None:
+        human_to_act = any(s.index in game.to_act and s.user is not None and not s.user.computer_level
+                           for s in seats)
+    else:
+        human_to_act = Seat.objects.filter(game=game, index__in=game.to_act, user__computer_level="").exists()
+    if game.to_act and not human_to_act:
         return None
     return (now or timezone.now()) + timedelta(days=game.time_control)
 
 
 def seat_of(game: Game, actor) -> Seat:
     """The joined seat ``actor`` (a User or a Seat) holds in ``game``, or NotYourSeat."""
+    loaded = _loaded_seats(game)
     if isinstance(actor, Seat):
         seat = actor if actor.game_id == game.pk else None
-        if seat is not None:
+        if seat is not None and loaded is not None:
+            seat = next((s for s in loaded if s.pk == seat.pk and s.status == Seat.Status.JOINED), None)
+        elif seat is not None:
             seat = Seat.objects.filter(pk=seat.pk, status=Seat.Status.JOINED).first()
     elif getattr(actor, "is_authenticated", False):
-        seat = game.seats.filter(user=actor, status=Seat.Status.JOINED).first()
+        if loaded is not None:
+            seat = next((s for s in loaded if s.user_id == actor.pk and s.status == Seat.Status.JOINED), None)
+        else:
+            seat = game.seats.filter(user=actor, status=Seat.Status.JOINED).first()
     else:
         seat = None
     if seat is None or seat.user_id is None:
@@ -540,7 +591,10 @@ def rematch(game_id: int, user) -> Game:
 def _named(game: Game, reason: str) -> str:
     """The engine's reason with its seat numbers ("Seat 0 forfeited the game. Seat 1 wins.")
     turned into the players' names, as the page and the mail show it."""
-    names = {seat.index: seat.player_name for seat in game.seats.select_related("user")}
+    seats = _loaded_seats(game)
+    if seats is None:
+        seats = game.seats.select_related("user")
+    names = {seat.index: seat.player_name for seat in seats}
     return for_reader(reason, None, names)
 
 
@@ -632,7 +686,8 @@ def left_game_for(game: Game, user) -> bool:
 def games_left_by(user):
     """The games whose seat ``user`` left to the house, newest first."""
     return (Game.objects.filter(events__kind=GameEvent.Kind.TAKEN_OVER, events__user=user).distinct()
-            .prefetch_related("seats__user").order_by("-updated_at"))
+            .select_related("paused_clock", "created_by").prefetch_related("seats__user")
+            .defer("state").order_by("-updated_at"))
 
 
 def taken_over_lines(game: Game, reader_user_id: int | None, since_version: int = 0) -> list[dict]:
@@ -690,9 +745,13 @@ def still_current(game: Game, seat_index: int, version: int) -> bool:
     return rules.legal_moves(then, seat_index) == now
 
 
-def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
+def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confirmed: bool = True) -> Move:
+    """Play ``move``; the returned record's ``game`` is the game as it now is, loaded once
+    under the lock with its seats and users (``with_seats``), so a page can be drawn from
+    it without loading it again.  With ``confirmed=False`` a seat that asks before moves
+    drawing hidden cards gets ``NeedsConfirmation`` for such a move, and nothing is played."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = _locked(game_id, seats=True)
         seat = seat_of(game, actor)
         if game.status != Game.Status.ACTIVE:
             if game.is_over:
@@ -707,6 +766,8 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
         before = game.version
         rules = game.rules
         state = rules.loads(game.state)
+        if not confirmed and seat.wants_confirmation and _draws_hidden(rules, state, seat.index, move):
+            raise NeedsConfirmation(rules.describe_move(state, seat.index, move), game, seat)
         new = rules.apply(state, seat.index, move)  # IllegalMove: nothing written yet
         description = rules.describe_move(state, seat.index, move)
         to_act_before = list(game.to_act)
@@ -732,13 +793,26 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
         )
         if updated != 1:
             raise StaleMove("The game moved on while this move was sent, so nothing was played.")
+        game.updated_at = now
         record = Move.objects.create(
             game=game, number=game.version, seat=seat.index, move=move, description=description[:300]
         )
+        # Whether a computer is to act now, from the seats loaded above: its receiver
+        # need not ask the database again.
+        computer_to_act = any(s.index in to_act and s.status == Seat.Status.JOINED and s.user is not None
+                              and s.user.is_computer for s in game.seats.all())
         _announce(signals.move_applied, game_id=game.pk, version=game.version,
-                  seat=seat.index, to_act=list(to_act))
+                  seat=seat.index, to_act=list(to_act), computer_to_act=computer_to_act,
+                  clocked=game.time_control is not None)
         if outcome is not None:
             _announce_finished(game)
         if outcome is None and sorted(to_act) != sorted(to_act_before):
             _announce(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(to_act))
         return record
+
+
+def _draws_hidden(rules, state: dict, seat_index: int, move: dict) -> bool:
+    try:
+        return rules.move_facts(state, seat_index, move)["draws_hidden"]
+    except (IllegalMove, ValueError, KeyError, TypeError):
+        return False  # apply gives the real answer

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -259,6 +260,13 @@ def opponents(game: Game, seat: Seat) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
+def _load_seats(game: Game) -> None:
+    """The game's seats and their users in one query, kept on the game: the mail names
+    every player several times (subject, opponents, moves, who else is to act)."""
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([game], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
 def turn_context(seat: Seat) -> dict:
     """Everything a turn mail (or a digest entry) says about one seat's turn.
 
@@ -266,6 +274,7 @@ def turn_context(seat: Seat) -> dict:
     descriptions are not used, since they are written from the mover's side.
     """
     game = seat.game
+    _load_seats(game)
     state = game.load_state()
     view = game.rules.view(state, seat.index)
     names = {s.index: ("you" if s.pk == seat.pk else s.player_name) for s in game.seats.all()}

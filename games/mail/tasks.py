@@ -10,6 +10,9 @@ the mark and sends nothing.
 
 from __future__ import annotations
 
+import contextlib
+import smtplib
+import threading
 from datetime import date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -17,7 +20,7 @@ from celery import shared_task
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -80,13 +83,46 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
                 return "already sent"
         message = turn_mail(seat, note=note, in_reply_to=in_reply_to, subject=subject)
         if not answer:
-            message.send()
+            send_kept(message)
             return "sent"
         try:
             message.send()
         except OSError as error:
             return f"failed: {error}"
     return "sent"
+
+
+_kept = threading.local()
+
+
+def send_kept(message) -> None:
+    """Send through a connection this thread keeps open from one turn mail to the next: a
+    worker mailing a backlog skips the connect, greeting and goodbye of every message.  A
+    connection the server closed meanwhile is opened again once; any other failure is
+    raised as before (the task's retry).  Kept per mail settings, so a change of backend
+    or server gets a connection of its own; the other backends (files, memory) send as
+    they always did."""
+    if settings.EMAIL_BACKEND != "django.core.mail.backends.smtp.EmailBackend":
+        message.send()
+        return
+    key = (settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_HOST_USER, settings.EMAIL_USE_TLS,
+           settings.EMAIL_USE_SSL)
+    for attempt in (1, 2):
+        connection = getattr(_kept, "connections", {}).get(key)
+        if connection is None:
+            connection = get_connection()
+            connection.open()
+            _kept.connections = {key: connection}
+        message.connection = connection
+        try:
+            message.send()
+            return
+        except (smtplib.SMTPServerDisconnected, ConnectionError):
+            _kept.connections = {}
+            with contextlib.suppress(Exception):
+                connection.close()
+            if attempt == 2:
+                raise
 
 
 def _is_looking(seat: Seat) -> bool:
