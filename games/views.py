@@ -333,7 +333,7 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                         "at": record.created_at, "ago": naturaltime(record.created_at),
                         "order": (record.number, 0)})
     # Without a clock event (annotated by with_seats) there is nothing to ask for.
-    events = [] if getattr(game, "last_event_id", True) is None else game.events.all()
+    events = [] if getattr(game, "last_event_id", True) is None else game.events.select_related("user")
     for event in events:
         if event.kind == GameEvent.Kind.TAKEN_OVER:
             # Said for people by the event itself ("Carol left the table; ...", "You left ...").
@@ -484,8 +484,10 @@ def region_digests(context: dict) -> dict[str, str]:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
     keys = {
         "status": status,
+        # The Hallow table (show.table), Hermit's board (show.board, show.bridges, show.can_act)
+        # are drawn in this region too.
         "board": cards("board_kind", "board_width", "board_height", "lines", "cells", "encounter",
-                       "encounter_title"),
+                       "encounter_title", "bridges", "table", "board", "can_act"),
         "hand": cards("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
                       "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
         "planes": cards("planes", "piles"),

@@ -211,3 +211,24 @@ def test_a_seat_not_asked_after_a_reveal_gets_one_mail_with_it_and_nothing_to_an
     # The task run twice mails nobody twice.
     assert send_reveal_mail(game.pk, game.version) == "sent 0"
     assert all(len(smtp_server.messages_to(u.email)) == 2 for u in users)
+
+
+# --- the table follows by the page's regions ---------------------------------------------------
+
+
+def test_a_card_played_face_down_by_another_seat_redraws_the_table_of_a_page_that_has_it(
+        make_user, alice, bob):
+    """The page sends back the digest of each region it shows; the table (show.table) is
+    part of the board region's digest, so another seat's play is drawn anew."""
+    import re
+
+    users = cast(make_user, alice, bob, 3)
+    game = full_table(users)
+    alices = client_of(alice)
+    html = page(alices, game)
+    seen = dict(re.findall(r'name="(seen_\w+)" value="([0-9a-f]+)"', html))
+    assert "seen_board" in seen
+    services.submit_move(game.pk, bob, TH.legal_moves(reload(game).load_state(), 1)[0], 0)
+    swap = alices.get(reverse("games:game", args=[game.pk]), seen, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="board"' in swap
+    assert re.search(r'id="hallow-seat-1".*?data-card="back"', swap, re.S)
