@@ -104,6 +104,9 @@ def test_the_history_of_a_finished_game_tells_the_take_over_after_the_move_it_fo
         assert words in html
         # It comes right after move 1, the move it followed.
         assert html.index(words) > html.index('<li value="1"') and html.index(words) < html.index('<li value="2"')
+    # Her page of the finished game leads there, and offers no rematch of a game she left.
+    html = page(client_of(carol), game)
+    assert f'href="{url}"' in html and "Rematch" not in html
     # And the record, now that nothing in it is secret.
     assert client_of(carol).get(reverse("games:record", args=[game.pk])).status_code == 200
 
