@@ -46,6 +46,9 @@ Seats that leave a game of three or more
     one user per seat number) takes each seat and the game goes on for the others
     (``seat_taken_over`` queues its move); once no person is left it is abandoned.
     ``resign``, the clocks' time-out and account deletion call it where ``takes_over(game)``.
+    Each seat taken over is a ``GameEvent`` (TAKEN_OVER, with the player who left):
+    ``taken_over_lines`` says it for the log, the history and the turn mail, and
+    ``left_game_for``/``games_left_by`` let that player still watch the game, read-only.
 
 Ending without an outcome
     ``abandon_game(game_id, reason)`` ends an ACTIVE game as ABANDONED (time-outs of
@@ -79,14 +82,14 @@ from django.utils import timezone
 from games import signals
 from games.engine import IllegalMove, get_rules
 from games.engine.words import for_reader
-from games.models import Game, Move, Seat, new_token
+from games.models import Game, GameEvent, Move, Seat, new_token
 
 __all__ = [
     "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
     "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
-    "NeedsConfirmation", "with_seats",
+    "left_game_for", "taken_over_lines", "games_left_by", "NeedsConfirmation", "with_seats",
 ]
 
 
@@ -656,6 +659,10 @@ def take_over_seats(game_id: int, indexes: list[int], reason: str) -> Game:
         for seat in seats:
             if seat.user is not None and seat.user.is_computer:
                 continue
+            # The log says who left (GameEvent.said_for), and the player keeps the game to
+            # look at, read-only (left_game_for).
+            GameEvent.objects.create(game=game, kind=GameEvent.Kind.TAKEN_OVER, seat=seat.index,
+                                     version=game.version, user=seat.user)
             seat.user = house_player(seat.index)
             seat.save(update_fields=["user"])
         if not game.seats.filter(status=Seat.Status.JOINED, user__computer_level="").exists():
@@ -667,6 +674,29 @@ def take_over_seats(game_id: int, indexes: list[int], reason: str) -> Game:
         game.save(update_fields=["deadline", "updated_at"])
         _announce(signals.seat_taken_over, game_id=game.pk, version=game.version, to_act=list(game.to_act))
         return game
+
+
+def left_game_for(game: Game, user) -> bool:
+    """Whether ``user`` once had a seat of ``game`` that the house took over: they may
+    still look at it, as a spectator would (no hand, no moves)."""
+    return bool(getattr(user, "is_authenticated", False)) and GameEvent.objects.filter(
+        game=game, kind=GameEvent.Kind.TAKEN_OVER, user=user).exists()
+
+
+def games_left_by(user):
+    """The games whose seat ``user`` left to the house, newest first."""
+    return (Game.objects.filter(events__kind=GameEvent.Kind.TAKEN_OVER, events__user=user).distinct()
+            .select_related("paused_clock", "created_by").prefetch_related("seats__user")
+            .defer("state").order_by("-updated_at"))
+
+
+def taken_over_lines(game: Game, reader_user_id: int | None, since_version: int = 0) -> list[dict]:
+    """The seats the house took over, as lines for a person (``GameEvent.said_for``), each
+    with the version it followed: the page's log, the history and the turn mail ask here."""
+    events = game.events.filter(kind=GameEvent.Kind.TAKEN_OVER, version__gte=since_version).select_related("user")
+    return [{"who": who, "text": text, "version": event.version, "at": event.created_at,
+             "mine": event.user_id is not None and event.user_id == reader_user_id}
+            for event in events for who, text in [event.said_for(reader_user_id)]]
 
 
 def resign(game_id: int, user) -> Game:

@@ -31,7 +31,7 @@ from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
-from games.models import ChatMessage, Game, Note, Seat
+from games.models import ChatMessage, Game, GameEvent, Note, Seat
 from games.registry import present
 
 logger = logging.getLogger(__name__)
@@ -42,10 +42,19 @@ logger = logging.getLogger(__name__)
 REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll")
 
 
-def get_game_for(request, game_id: int, *, joined: bool = True) -> tuple[Game, Seat]:
-    """The game and the requesting user's seat in it; 404 for anyone without a seat."""
+def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = False) -> tuple[Game, Seat]:
+    """The game and the requesting user's seat in it; 404 for anyone without a seat.
+    With ``left``, a player whose seat the house took over gets an unsaved seat without
+    an index (status ``LEFT``): they look on as a spectator would."""
     game = get_object_or_404(services.with_seats(Game.objects.all()), pk=game_id)
+    if left and not any(s.user_id == request.user.pk for s in game.seats.all()) \
+            and services.left_game_for(game, request.user):
+        return game, Seat(game=game, index=None, user=request.user, status=LEFT)
     return game, _seat_in(game, request.user, joined=joined)
+
+
+# The status of the unsaved seat of a player who left (never stored): read-only.
+LEFT = "left"
 
 
 def _seat_in(game: Game, user, *, joined: bool = True) -> Seat:
@@ -85,6 +94,9 @@ def game_list(request):
             waiting.append(entry)
         elif game.started_at is not None:  # cancelled and declined games never started
             finished.append(entry)
+    # Tables the player left (the house plays their seat on) stay among their finished games.
+    for game in services.games_left_by(request.user)[:100]:
+        finished.append({"game": game, "others": list(game.seats.all()), "result": "you left"})
     # Most urgent first: the nearest deadline, then the longest waiting.
     my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
     return render(request, "games/list.html", {
@@ -232,7 +244,7 @@ def rematch(request, game_id):
 def resign(request, game_id):
     game, _ = get_game_for(request, game_id)
     if services.takes_over(game):
-        # The seat is no longer theirs, so the game's page is not either: back to the list.
+        # The seat is no longer theirs (they may still watch the game): back to the list.
         return _answer(request, game_id, lambda: services.resign(game_id, request.user),
                        "You left the game; a computer player of the house plays your seat on.", to_list=True)
     return _answer(request, game_id, lambda: services.resign(game_id, request.user))
@@ -257,6 +269,9 @@ def poll_stamp(game: Game) -> str:
     if game.time_control is not None:
         stamp += f".{int(game.deadline.timestamp()) if game.deadline else 'paused'}"
         # A day given to a paused clock moves no deadline, but the log shows it.
+        stamp += f".{_newest(game, 'last_event_id', 'events') or 0}"
+    elif game.players > 2:
+        # A seat the house took over changes the names and the log, not the version.
         stamp += f".{_newest(game, 'last_event_id', 'events') or 0}"
     return stamp
 
@@ -318,8 +333,17 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                         "at": record.created_at, "ago": naturaltime(record.created_at),
                         "order": (record.number, 0)})
     # Without a clock event (annotated by with_seats) there is nothing to ask for.
-    events = [] if getattr(game, "last_event_id", True) is None else game.events.all()
+    events = [] if getattr(game, "last_event_id", True) is None else game.events.select_related("user")
     for event in events:
+        if event.kind == GameEvent.Kind.TAKEN_OVER:
+            # Said for people by the event itself ("Carol left the table; ...", "You left ...").
+            who, text = event.said_for(seat.user_id)
+            if event.version >= first:
+                entries.append({"number": None, "event": True, "who": who, "text": text,
+                                "mine": event.user_id is not None and event.user_id == seat.user_id,
+                                "at": event.created_at, "ago": naturaltime(event.created_at),
+                                "order": (event.version, 1)})
+            continue
         if event.version < first:
             continue
         receivers = " and ".join("you" if i == seat.index else names.get(i, f"Seat {i + 1}")
@@ -339,14 +363,17 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     rules = game.rules
     state = game.load_state()
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
-    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE)
+    left = seat.status == LEFT
+    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not left)
     seats = list(game.seats.all())
     # The engine's words name seats; the page names players, and the reader is "you".
     names = {s.index: s.player_name for s in seats}
     show = _worded(show, seat.index, names)
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
-    if game.status == Game.Status.ACTIVE:
+    if left and game.status == Game.Status.ACTIVE:
+        turn = "You left this game; the house plays your seat. You can still watch it."
+    elif game.status == Game.Status.ACTIVE:
         if my_turn and len(to_act) > 2:
             turn = "Your turn (the other players asked are playing too; answer in any order)."
         elif my_turn and len(to_act) > 1:
@@ -375,7 +402,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
             else "Raised cards waiting for a place"
     user = request.user
     note_form = SimpleLazyObject(lambda: NoteForm(instance=Note.objects.filter(game=game, user=user).first()))
-    chat = SimpleLazyObject(lambda: list(game.chat.select_related("user"))) if game.players > 1 else None
+    # Who left the table no longer talks at it (nor reads what the players say there).
+    chat = SimpleLazyObject(lambda: list(game.chat.select_related("user"))) if game.players > 1 and not left \
+        else None
     # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
     journal_entry = SimpleLazyObject(lambda: game.journal_entries.filter(owner=user).first()) \
         if game.is_over else None
@@ -384,7 +413,8 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
-        "clock": deadlines.clock_facts(game, seat), "journal_entry": journal_entry,
+        "clock": deadlines.clock_facts(game, seat) if not left else None, "journal_entry": journal_entry,
+        "left": left,
         "log": _log_for(game, seat, show.view, limit) if started else [],
         "log_limit": limit,
         # Moves and engine lines older than the window: the "Show earlier" link asks for more.
@@ -454,10 +484,12 @@ def region_digests(context: dict) -> dict[str, str]:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
     keys = {
         "status": status,
+        # The Hallow table (show.table), Hermit's board (show.board, show.bridges, show.can_act)
+        # are drawn in this region too.
         "board": cards("board_kind", "board_width", "board_height", "lines", "cells", "encounter",
-                       "encounter_title"),
+                       "encounter_title", "bridges", "table", "board", "can_act"),
         "hand": cards("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
-                      "picked", "picked_choices", "actions") + (repr(context["confirm"]),),
+                      "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
         "planes": cards("planes", "piles"),
         "actions": reader + (game.status, game.time_control, game.started_at is not None, seat.confirm_moves),
         "log": game_key + (context["log_limit"], tuple(entry["ago"] for entry in context["log"]),
@@ -511,12 +543,13 @@ def render_page(request, context: dict, status: int = 200) -> HttpResponse:
 @login_required
 @require_GET
 def game_page(request, game_id):
-    game, seat = get_game_for(request, game_id, joined=False)
-    if seat.status != Seat.Status.JOINED:
+    game, seat = get_game_for(request, game_id, joined=False, left=True)
+    if seat.status not in (Seat.Status.JOINED, LEFT):
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
         raise Http404("No such game.")
-    mark_seen(seat)
+    if seat.status != LEFT:
+        mark_seen(seat)
     pick = request.GET.get("pick", request.GET.get("picked"))  # a click wins over the page's memory
     context = game_context(request, game, seat, pick=None if pick in ("", "none") else pick)
     if request.htmx:
@@ -557,9 +590,16 @@ def _seat_for_poll(request, game_id) -> Seat:
 @require_GET
 def version(request, game_id):
     """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
-    seat = _seat_for_poll(request, game_id)
-    game = seat.game
-    mark_seen(seat)
+    try:
+        seat = _seat_for_poll(request, game_id)
+    except Http404:
+        # Who left the table still watches it (the rare case, so the slower load).
+        game, seat = get_game_for(request, game_id, left=True)
+        if seat.status != LEFT:
+            raise
+    else:
+        game = seat.game
+        mark_seen(seat)
     if request.GET.get("v") != poll_stamp(game):
         response = HttpResponse(status=200)
         response["HX-Trigger"] = "game-changed"  # the page fetches its regions, and the count with them
@@ -680,7 +720,7 @@ def chat(request, game_id):
 @login_required
 @require_POST
 def notes(request, game_id):
-    game, _ = get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id, left=True)  # one's own notes, also on a game left
     note = Note.objects.filter(game=game, user=request.user).first() or Note(game=game, user=request.user)
     form = NoteForm(request.POST, instance=note)
     saved = form.is_valid()
@@ -700,7 +740,7 @@ def notes(request, game_id):
 @require_GET
 def history(request, game_id):
     """Step through a finished game: the board after each move, as this seat saw it."""
-    game, seat = get_game_for(request, game_id)
+    game, seat = get_game_for(request, game_id, left=True)
     if not game.is_over or game.started_at is None:
         raise Http404("The history of a game opens when it has ended.")
     records = list(game.moves.all())
@@ -714,10 +754,13 @@ def history(request, game_id):
     moves = [{"number": m.number, "who": names.get(m.seat, "?"),
               "text": for_reader(as_seen_by(m.description, m.seat == seat.index), seat.index, names)}
              for m in records]
+    # A seat the house took over, after the move it followed (its step shows the board then).
+    for line in reversed(services.taken_over_lines(game, seat.user_id)):
+        moves.insert(line["version"], {"number": line["version"], "who": line["who"], "text": line["text"]})
     context = {
         "game": game, "seat": seat, "step": step, "total": len(records),
         "show": _worded(present(rules, state, seat.index, interactive=False), seat.index, names),
-        "current": moves[step - 1] if step else None,
+        "current": next((m for m in moves if m["number"] == step), None) if step else None,
         "moves": moves,
     }
     template = "games/history.html"
@@ -730,7 +773,7 @@ def history(request, game_id):
 @require_GET
 def record(request, game_id):
     """The game's record (seed, options, moves) as JSON, once nothing in it is secret."""
-    game, _ = get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id, left=True)
     if not game.is_over or game.started_at is None:
         raise Http404("The record can be downloaded once the game has ended.")
     data = {

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.mail.outgoing import digest_mail, game_over_mail, turn_mail
+from games.mail.outgoing import digest_mail, game_over_mail, reveal_mail, turn_mail
 from games.mail.models import DigestSent, SeatMailSent
 from games.models import Game, Seat
 from sefirot_site.outbox import enqueue
@@ -139,6 +139,33 @@ def _earlier_mail_fits(seat: Seat, version: int) -> bool:
 @shared_task(name="games.send_turn_mail", **RETRY)
 def send_turn_mail(seat_id: int, version: int) -> str:
     return deliver_turn_mail(seat_id, version)
+
+
+@shared_task(name="games.send_reveal_mail", **RETRY)
+def send_reveal_mail(game_id: int, version: int) -> str:
+    """Once cards were revealed at ``version``: one mail with the board to each seat that
+    is not asked to act now (those asked get their turn mail, which tells the reveal too).
+    Built from the game as it is when the task runs; a seat asked by then is left to its
+    turn mail, and a game over to the game-over mail."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return "not in play"
+    sent = 0
+    seats = game.seats.select_related("user").filter(
+        status=Seat.Status.JOINED, user__is_active=True, user__turn_mail=User.TurnMail.EACH_TURN)
+    for seat in seats:
+        if seat.index in game.to_act or not seat.user.email or seat.user.is_computer or _is_looking(seat):
+            continue
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    SeatMailSent.objects.create(seat=seat, version=version, kind=SeatMailSent.Kind.REVEAL)
+            except IntegrityError:
+                continue
+            seat.game = game
+            reveal_mail(seat).send()  # a failure rolls the mark back and the task retries
+            sent += 1
+    return f"sent {sent}"
 
 
 # --- the daily digest -------------------------------------------------------------------
