@@ -61,7 +61,9 @@ never see a rolled-back change and always find the committed rows:
     ``turn_changed(game_id, version, to_act)``: the set of seats that must act changed,
         including the start of a game (the seats to act first).  Not sent when the same
         seats go on acting (the steps of one turn), nor when the game ends.
-    ``move_applied(game_id, version, seat, to_act)``: after every applied move.
+    ``move_applied(game_id, version, seat, to_act, computer_to_act, clocked, game)``: after
+        every applied move (``game``: the locked game as the move left it, so a receiver
+        need not load it again).
     ``game_finished(game_id, status, version)``: the game ended (FINISHED with the
         engine's outcome, or ABANDONED).
     ``seat_invited(game_id, seat_id)``: a seat was offered to a user or an address.
@@ -803,7 +805,7 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confi
                               and s.user.is_computer for s in game.seats.all())
         _announce(signals.move_applied, game_id=game.pk, version=game.version,
                   seat=seat.index, to_act=list(to_act), computer_to_act=computer_to_act,
-                  clocked=game.time_control is not None)
+                  clocked=game.time_control is not None, game=game)
         if outcome is not None:
             _announce_finished(game)
         if outcome is None and sorted(to_act) != sorted(to_act_before):

@@ -36,7 +36,10 @@ def mail_a_reveal_to_the_others(sender, game_id, version, seat, to_act, **kwargs
     to do when every seat is asked (their turn mails tell it) or the game ended."""
     if not to_act:
         return
-    game = Game.objects.filter(pk=game_id, version=version).only("mode", "players", "version", "state").first()
+    # The move's own game, as it left it, when the service hands it over (no query on a move).
+    game = kwargs.get("game")
+    if game is None or game.version != version:
+        game = Game.objects.filter(pk=game_id, version=version).only("mode", "players", "version", "state").first()
     # The text test first: a game whose state never says "reveal" is not parsed at all.
     if game is None or len(set(to_act)) >= game.players or '"reveal"' not in game.state or not revealed_now(game):
         return
