@@ -44,8 +44,9 @@ CASES: dict[str, list[dict]] = {
     "lovers_discourse_2021": [{"variant": "standard"}, {"variant": "easy"}],
     "warring_planets_2021": [{"variant": "standard"}, {"variant": "easy"}],
 }
-# Games per second each game must reach (issue 3: Know Thyself, standard rules).
-BARS: dict[tuple[str, str], float] = {("know_thyself", "standard"): 500.0}
+# Games per second each game must reach: issue 3 asked 500 of Know Thyself, issue 12 asks
+# 2,500 of it and 1,500 of Dream Odyssey (standard rules, one core).
+BARS: dict[tuple[str, str], float] = {("know_thyself", "standard"): 2500.0, ("dream_odyssey", "standard"): 1500.0}
 MOVE_CAP = 100_000  # a game longer than this is a bug worth reporting, not a benchmark
 
 

@@ -4,7 +4,7 @@ Run from the repository root (PostgreSQL must be up; the database is created if 
 and its games tables are filled with bench players):
 
     .venv/bin/python bench/web.py [--database-url postgres://postgres@127.0.0.1:5432/sefirot_bench]
-                                  [--port 8200] [--players 20] [--seconds 20] [--workers 4]
+                                  [--port 8200] [--players 20] [--seconds 20] [--workers 4] [--json]
 
 It migrates the database, creates ``--players`` users with a session each and a stock of
 Know Thyself games, collects static files, starts gunicorn (DEBUG off, the site's real
@@ -15,13 +15,21 @@ player that sends requests back to back:
          (the floor: what the server costs before any game work)
   page   GET of the player's game page
   move   the player's next legal move as htmx sends it (POST, ``HX-Request``; the answer
-         is the regions that changed), with the state version of the page
+         is the regions that changed), with the state version of the page and the digests
+         of the regions it holds (``seen_*``, kept from the previous answer as the page does)
 
 Each player plays their own games (the bench keeps a copy of each game's state to know
 the legal moves; a finished game is swapped for the next from the stock).  Printed per
-scenario: requests per second, p50 and p95 latency in ms, and any non-2xx/3xx answers.
-Then the SQL queries of one move request (htmx, and the plain form post with its
-redirect), counted in this process through Django's test client on the same database.
+scenario: requests per second, p50 and p95 latency in ms, and any non-2xx/3xx answers,
+and the move's throughput and p95 against the bare view's (issue 12: at least 0.33, at
+most 3x).  Then, counted in this process through Django's test client on the same
+database: the SQL queries of one move request (htmx, and the plain form post with its
+redirect) and of a poll (a page that polled a moment ago: the first poll in ten seconds
+also writes that the player is looking); and the cost of one htmx move at move 10 and at
+move 200 of a long Lovers' Discourse game (median time in process and bytes of the
+answer, over ``--long-games`` games of the same seed).  ``--json`` prints all of it as one
+JSON object instead (keys ``move_vs_bare``, ``move_p95_vs_bare``, ``sql_htmx_move``,
+``sql_poll``, ``move_cost_200_vs_10`` and the rest), to compare runs.
 REDIS_URL, when set, is passed to the server (the broker for the tasks a move queues).
 """
 
@@ -32,6 +40,7 @@ import http.client
 import json
 import os
 import random
+import re
 import secrets
 import shutil
 import statistics
@@ -47,6 +56,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 GAMES_PER_PLAYER = 40
+# The digests of the regions a page holds (games.views.region_inputs), sent back by htmx.
+SEEN = re.compile(r'name="(seen_\w+)" value="(\w+)"')
+# A long game: Lovers' Discourse with every variation, seed 112, played with random.Random(112)
+# choosing seat and move, lasts 204 moves.
+LONG_GAME = ("lovers_discourse", {"variant": ["meditative", "fated", "numerology"]}, 112)
 BENCH_PASSWORD_HASH = "!"  # bench users never log in with a password
 
 
@@ -58,6 +72,9 @@ def parse_args():
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--long-games", type=int, default=5,
+                        help="games of the same seed whose moves 10 and 200 are timed (the median counts)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     return parser.parse_args()
 
 
@@ -149,16 +166,20 @@ class Player:
         self.game_id, seed = self.stock.pop(0)
         self.state = self.rules.new_game(seed, 1, {"variant": "standard"})
         self.version = 0
+        self.seen = {}  # the region digests the page holds, as the answers leave them
 
-    def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None):
+    def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None,
+                keep: bool = False):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         all_headers = {"Cookie": self.cookie, "X-CSRFToken": self.csrf, **(headers or {})}
         if body is not None:
             all_headers["Content-Type"] = "application/x-www-form-urlencoded"
         conn.request(method, path, body=body, headers=all_headers)
         response = conn.getresponse()
-        response.read()
+        content = response.read()
         conn.close()
+        if keep and response.status == 200:
+            self.seen.update(SEEN.findall(content.decode()))
         return response.status
 
     def bare(self):
@@ -169,8 +190,8 @@ class Player:
 
     def move(self):
         move = self.choose.choice(self.rules.legal_moves(self.state, 0))
-        body = urllib.parse.urlencode({"version": self.version, "move": json.dumps(move)})
-        status = self.request("POST", f"/games/{self.game_id}/move/", body, {"HX-Request": "true"})
+        body = urllib.parse.urlencode({"version": self.version, "move": json.dumps(move), **self.seen})
+        status = self.request("POST", f"/games/{self.game_id}/move/", body, {"HX-Request": "true"}, keep=True)
         if status == 200:
             self.state = self.rules.apply(self.state, 0, move)
             self.version += 1
@@ -217,8 +238,14 @@ def run_scenario(players: list[Player], action: str, seconds: float) -> dict:
     }
 
 
+def _data_queries(captured) -> int:
+    # A transaction's BEGIN/COMMIT are not queries (psycopg sends them outside the cursor).
+    return sum(1 for q in captured if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")))
+
+
 def queries_per_move() -> dict:
-    """SQL queries of one move request, counted with Django's test client in this process."""
+    """SQL queries of one move request and of a poll, counted with Django's test client in
+    this process: the htmx move sends the digests of the page it came from, as a page does."""
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -234,17 +261,91 @@ def queries_per_move() -> dict:
     counts = {}
     for label, extra in (("htmx move (regions back)", {"HTTP_HX_REQUEST": "true"}), ("plain form move (302)", {})):
         game = services.start_game(user, "know_thyself", {"variant": "standard"}, seed=99)
-        client.get(f"/games/{game.pk}/")  # warm the session and caches as a real page would
+        page = client.get(f"/games/{game.pk}/").content.decode()  # warm the session and caches as a real page would
+        seen = dict(SEEN.findall(page))
         move = game.rules.legal_moves(game.load_state(), 0)[0]
         with CaptureQueriesContext(connection) as queries:
-            response = client.post(f"/games/{game.pk}/move/", {"version": 0, "move": json.dumps(move)}, **extra)
+            response = client.post(f"/games/{game.pk}/move/", {"version": 0, "move": json.dumps(move), **seen},
+                                   **extra)
         assert response.status_code in (200, 302), response.status_code
-        counts[label] = len(queries)
+        counts[label] = _data_queries(queries)
     game = services.start_game(user, "know_thyself", {"variant": "standard"}, seed=98)
+    client.get(f"/games/{game.pk}/version/?v=x")  # the page's first poll writes that it is looking
     with CaptureQueriesContext(connection) as queries:
         client.get(f"/games/{game.pk}/version/?v=x")
-    counts["version poll"] = len(queries)
+    counts["version poll"] = _data_queries(queries)
     return counts
+
+
+def long_game_moves() -> list[tuple[int, dict]]:
+    """The (seat, move) list of LONG_GAME, chosen as bench/engine.py-style random play."""
+    from games.engine import get_rules
+
+    slug, options, seed = LONG_GAME
+    rules = get_rules(slug)
+    choose = random.Random(seed)
+    state = rules.new_game(seed, 2, options)
+    moves = []
+    while rules.to_act(state):
+        seat = choose.choice(rules.to_act(state))
+        legal = rules.legal_moves(state, seat)
+        move = choose.choice([m for m in legal if m["type"] != "forfeit"] or legal)
+        moves.append((seat, move))
+        state = rules.apply(state, seat, move)
+    return moves
+
+
+def move_cost_by_length(games: int, early: int = 10, late: int = 200) -> dict:
+    """Time (median, in process, through the test client) and bytes of an htmx move at
+    move ``early`` and at move ``late`` of the same long game, as a page that holds its
+    region digests sends it."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games import services
+    from games.models import Game, Seat
+
+    slug, options, seed = LONG_GAME
+    moves = long_game_moves()
+    assert len(moves) >= late, f"the long game lasts {len(moves)} moves, fewer than {late}"
+    User = get_user_model()
+    users = [User.objects.get_or_create(username=f"bench-long{n}", defaults={"password": "!"})[0] for n in (0, 1)]
+    Game.objects.filter(created_by=users[0]).delete()
+    clients = []
+    for user in users:
+        clients.append(Client(enforce_csrf_checks=False))
+        clients[-1].force_login(user)
+    timings = {early: [], late: []}
+    sizes = {early: [], late: []}
+    for _ in range(games):
+        game = services.start_game(users[0], slug, options, open_challenge=True, seed=seed)
+        services.accept_challenge(game.pk, users[1])
+        seats = {s.index: s for s in Seat.objects.filter(game=game)}
+        seen = [{}, {}]
+        for number, (seat, move) in enumerate(moves[:late], start=1):
+            if number in timings:
+                client = clients[seat]
+                if not seen[seat]:
+                    seen[seat] = dict(SEEN.findall(client.get(f"/games/{game.pk}/").content.decode()))
+                start = time.perf_counter()
+                response = client.post(f"/games/{game.pk}/move/",
+                                       {"version": number - 1, "move": json.dumps(move), **seen[seat]},
+                                       HTTP_HX_REQUEST="true")
+                timings[number].append(time.perf_counter() - start)
+                assert response.status_code == 200, response.status_code
+                sizes[number].append(len(response.content))
+            else:
+                services.submit_move(game.pk, seats[seat], move, number - 1)
+            if number == late - 3:  # the page is open a little before the move timed
+                seen = [dict(SEEN.findall(c.get(f"/games/{game.pk}/").content.decode())) for c in clients]
+        Game.objects.filter(pk=game.pk).delete()
+    result = {}
+    for number in (early, late):
+        result[f"move_{number}_ms"] = 1000 * statistics.median(timings[number])
+        result[f"move_{number}_bytes"] = statistics.median(sizes[number])
+    result["move_cost_200_vs_10"] = result[f"move_{late}_ms"] / result[f"move_{early}_ms"]
+    result["move_bytes_200_vs_10"] = result[f"move_{late}_bytes"] / result[f"move_{early}_bytes"]
+    return result
 
 
 def wait_for_server(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
@@ -279,25 +380,55 @@ def main():
              "--env", "DJANGO_SETTINGS_MODULE=bench.web_settings"],
             cwd=ROOT, env=env,
         )
+        results = {}
         try:
             wait_for_server(args.port, server)
             players = [Player(args.port, info, seed) for seed, info in enumerate(infos)]
-            print(f"Server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL "
-                  f"({urllib.parse.urlparse(args.database_url).path.lstrip('/')}); "
-                  f"{args.players} concurrent players; {args.seconds:g} s per scenario; {os.cpu_count()} CPUs")
-            print(f"{'scenario':<8} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8}  failures")
+            say(args, f"Server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL "
+                      f"({urllib.parse.urlparse(args.database_url).path.lstrip('/')}); "
+                      f"{args.players} concurrent players; {args.seconds:g} s per scenario; {os.cpu_count()} CPUs")
+            say(args, f"{'scenario':<8} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8}  failures")
             for action in ("bare", "page", "move"):
                 result = run_scenario(players, action, args.seconds)
-                print(f"{action:<8} {result['requests']:>9} {result['per_second']:>8.1f} {result['p50']:>8.1f} "
-                      f"{result['p95']:>8.1f}  {result['failures'] or 'none'}")
+                results[action] = result
+                say(args, f"{action:<8} {result['requests']:>9} {result['per_second']:>8.1f} {result['p50']:>8.1f} "
+                          f"{result['p95']:>8.1f}  {result['failures'] or 'none'}")
         finally:
             server.terminate()
             server.wait(timeout=30)
-        print("SQL queries per request:")
-        for label, count in queries_per_move().items():
-            print(f"  {label:<26} {count}")
+        figures = {
+            "players": args.players, "workers": args.workers, "seconds": args.seconds,
+            **{f"{action}_{key}": round(value, 2) if isinstance(value, float) else value
+               for action, result in results.items() for key, value in result.items() if key != "failures"},
+            "failures": {action: result["failures"] for action, result in results.items() if result["failures"]},
+            "move_vs_bare": results["move"]["per_second"] / results["bare"]["per_second"],
+            "move_p95_vs_bare": results["move"]["p95"] / results["bare"]["p95"],
+            "page_vs_bare": results["page"]["per_second"] / results["bare"]["per_second"],
+        }
+        say(args, f"move/bare throughput {figures['move_vs_bare']:.2f} (issue 12: >= 0.33), "
+                  f"p95 {figures['move_p95_vs_bare']:.2f}x the bare p95 (<= 3); "
+                  f"page/bare throughput {figures['page_vs_bare']:.2f}")
+        counts = queries_per_move()
+        figures.update({"sql_htmx_move": counts["htmx move (regions back)"],
+                        "sql_plain_move": counts["plain form move (302)"], "sql_poll": counts["version poll"]})
+        say(args, "SQL queries per request (issue 12: htmx move <= 8, poll <= 4):")
+        for label, count in counts.items():
+            say(args, f"  {label:<26} {count}")
+        cost = move_cost_by_length(args.long_games)
+        figures.update(cost)
+        say(args, f"An htmx move of a long game ({LONG_GAME[0]}, median of {args.long_games}; issue 12: within 20 %):")
+        say(args, f"  move 10:  {cost['move_10_ms']:.1f} ms, {cost['move_10_bytes']:.0f} bytes")
+        say(args, f"  move 200: {cost['move_200_ms']:.1f} ms, {cost['move_200_bytes']:.0f} bytes")
+        say(args, f"  200 vs 10: time {cost['move_cost_200_vs_10']:.2f}x, bytes {cost['move_bytes_200_vs_10']:.2f}x")
+        if args.json:
+            print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def say(args, line: str) -> None:
+    """A line of the human report; with --json only the JSON object goes to stdout."""
+    print(line, file=sys.stderr if args.json else sys.stdout, flush=True)
 
 
 if __name__ == "__main__":

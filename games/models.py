@@ -229,21 +229,28 @@ class ChatMessage(models.Model):
 
 
 class GameEvent(models.Model):
-    """Something that happened to a game besides its moves: a day given on the clock.
+    """Something that happened to a game besides its moves: a day given on the clock, a
+    seat that left and is played by the house from then on.
 
     Shown in the game's log among the moves, but never part of the record that replays
     the game (that is the ``Move`` log alone).  Seats are kept as indexes, never names, so
-    a deleted account leaves nothing personal here.
+    a deleted account leaves nothing personal here: the player who left is a link to
+    their account (``user``), gone with the account.
     """
 
     class Kind(models.TextChoices):
         DAY_GIVEN = "day_given", "A day given"
+        TAKEN_OVER = "taken_over", "A seat taken over by the house"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     seat = models.PositiveSmallIntegerField(help_text="The seat that acted.")
     to_seats = models.JSONField(default=list, help_text="The seats it was for (those to act then).")
     version = models.PositiveIntegerField(help_text="The game's version then: it follows that many moves.")
+    # TAKEN_OVER: the player who left the seat (the seat's user is the house's now), so they
+    # may still look at the game they left.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     # Set in the transaction that sends the notice, so a task run twice mails once.
     mailed_at = models.DateTimeField(null=True, blank=True)
@@ -253,6 +260,16 @@ class GameEvent(models.Model):
 
     def __str__(self):
         return f"{self.game_id}@{self.version}: {self.get_kind_display()} by seat {self.seat}"
+
+    def said_for(self, reader_user_id: int | None) -> tuple[str, str]:
+        """A TAKEN_OVER event for a person: (who, what) as the log shows them, "You" for
+        the player who left, else their name (or "A departed player" once the account is
+        gone).  The seat's own name now is the house's, so the name comes from ``user``."""
+        if self.user_id is not None and self.user_id == reader_user_id:
+            return "You", "left the table; the house plays your seat from now on."
+        name = str(self.user) if self.user is not None else "A departed player"
+        whose = f"{name}'s" if self.user is not None else "that"
+        return name, f"left the table; the house plays {whose} seat from now on."
 
 
 # Play by mail and the clocks keep their own models (issue 6, items 5-7) in their module.

@@ -27,9 +27,12 @@ Starting games
     the asker round and passes the deal on.
 
 Playing
-    ``submit_move(game_id, actor, move, expected_version) -> Move``
+    ``submit_move(game_id, actor, move, expected_version, *, confirmed=True) -> Move``
     ``actor`` is a ``User`` (their seat in this game) or a ``Seat`` (e.g. found by its
-    ``reply_token`` for a move by mail).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
+    ``reply_token`` for a move by mail).  The game, its seats and their users are loaded
+    once, under the lock; the record's ``game`` is that game as the move left it.  With
+    ``confirmed=False`` a seat that asks before moves drawing hidden cards gets
+    ``NeedsConfirmation`` (nothing played).  Raises ``NotYourSeat`` (403), ``GameNotRunning``
     (409), ``StaleMove`` (409: the board of ``expected_version`` no longer fits, e.g. a
     doubled submit or a mail for a turn already played) or ``IllegalMove`` (400, the
     engine's message).  On any error nothing is written.
@@ -43,6 +46,9 @@ Seats that leave a game of three or more
     one user per seat number) takes each seat and the game goes on for the others
     (``seat_taken_over`` queues its move); once no person is left it is abandoned.
     ``resign``, the clocks' time-out and account deletion call it where ``takes_over(game)``.
+    Each seat taken over is a ``GameEvent`` (TAKEN_OVER, with the player who left):
+    ``taken_over_lines`` says it for the log, the history and the turn mail, and
+    ``left_game_for``/``games_left_by`` let that player still watch the game, read-only.
 
 Ending without an outcome
     ``abandon_game(game_id, reason)`` ends an ACTIVE game as ABANDONED (time-outs of
@@ -55,7 +61,9 @@ never see a rolled-back change and always find the committed rows:
     ``turn_changed(game_id, version, to_act)``: the set of seats that must act changed,
         including the start of a game (the seats to act first).  Not sent when the same
         seats go on acting (the steps of one turn), nor when the game ends.
-    ``move_applied(game_id, version, seat, to_act)``: after every applied move.
+    ``move_applied(game_id, version, seat, to_act, computer_to_act, clocked, game)``: after
+        every applied move (``game``: the locked game as the move left it, so a receiver
+        need not load it again).
     ``game_finished(game_id, status, version)``: the game ended (FINISHED with the
         engine's outcome, or ABANDONED).
     ``seat_invited(game_id, seat_id)``: a seat was offered to a user or an address.
@@ -76,13 +84,14 @@ from django.utils import timezone
 from games import signals
 from games.engine import IllegalMove, get_rules
 from games.engine.words import for_reader
-from games.models import Game, Move, Seat, new_token
+from games.models import Game, GameEvent, Move, Seat, new_token
 
 __all__ = [
     "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
     "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
+    "left_game_for", "taken_over_lines", "games_left_by", "NeedsConfirmation", "with_seats",
 ]
 
 
@@ -116,11 +125,47 @@ class CannotJoin(GameError):
     status = 409
 
 
-def _locked(game_id: int) -> Game:
+class NeedsConfirmation(GameError):
+    """Not played: the seat asks once more before a move that draws hidden cards
+    (``submit_move(..., confirmed=False)``).  ``label`` is the move in words; ``game`` and
+    ``seat`` are as loaded for the check, so the page can be drawn from them."""
+
+    status = 200
+
+    def __init__(self, label: str, game: Game, seat: Seat):
+        super().__init__(label)
+        self.label, self.game, self.seat = label, game, seat
+
+
+def with_seats(queryset):
+    """Games with their seats and the seats' users in one more query (a move's page, its
+    mails and its deadline all read them), and the newest chat line's and clock event's
+    ids, which the page's poll stamp needs, in the game's own query."""
+    from django.db.models import OuterRef, Prefetch, Subquery
+
+    from games.models import ChatMessage, GameEvent
+
+    newest = {"last_chat_id": ChatMessage, "last_event_id": GameEvent}
+    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).annotate(**{
+        name: Subquery(model.objects.filter(game=OuterRef("pk")).order_by("-pk").values("pk")[:1])
+        for name, model in newest.items()
+    })
+
+
+def _locked(game_id: int, *, seats: bool = False) -> Game:
     try:
+        if seats:
+            # One locked load: the game row under the lock, its seats and users once.
+            return with_seats(Game.objects.select_for_update(of=("self",))).get(pk=game_id)
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotYourSeat("There is no such game.") from None
+
+
+def _loaded_seats(game: Game) -> list[Seat] | None:
+    """The game's seats if they were loaded with it (``with_seats``), else None."""
+    cache = getattr(game, "_prefetched_objects_cache", {})
+    return list(cache["seats"]) if "seats" in cache else None
 
 
 def next_deadline(game: Game, now=None):
@@ -128,19 +173,31 @@ def next_deadline(game: Game, now=None):
     or while only computer players are to act (a computer never runs out of time)."""
     if game.time_control is None:
         return None
-    if game.to_act and not Seat.objects.filter(game=game, index__in=game.to_act, user__computer_level="").exists():
+    seats = _loaded_seats(game)
+    if seats is not None:
+        human_to_act = any(s.index in game.to_act and s.user is not None and not s.user.computer_level
+                           for s in seats)
+    else:
+        human_to_act = Seat.objects.filter(game=game, index__in=game.to_act, user__computer_level="").exists()
+    if game.to_act and not human_to_act:
         return None
     return (now or timezone.now()) + timedelta(days=game.time_control)
 
 
 def seat_of(game: Game, actor) -> Seat:
     """The joined seat ``actor`` (a User or a Seat) holds in ``game``, or NotYourSeat."""
+    loaded = _loaded_seats(game)
     if isinstance(actor, Seat):
         seat = actor if actor.game_id == game.pk else None
-        if seat is not None:
+        if seat is not None and loaded is not None:
+            seat = next((s for s in loaded if s.pk == seat.pk and s.status == Seat.Status.JOINED), None)
+        elif seat is not None:
             seat = Seat.objects.filter(pk=seat.pk, status=Seat.Status.JOINED).first()
     elif getattr(actor, "is_authenticated", False):
-        seat = game.seats.filter(user=actor, status=Seat.Status.JOINED).first()
+        if loaded is not None:
+            seat = next((s for s in loaded if s.user_id == actor.pk and s.status == Seat.Status.JOINED), None)
+        else:
+            seat = game.seats.filter(user=actor, status=Seat.Status.JOINED).first()
     else:
         seat = None
     if seat is None or seat.user_id is None:
@@ -536,7 +593,10 @@ def rematch(game_id: int, user) -> Game:
 def _named(game: Game, reason: str) -> str:
     """The engine's reason with its seat numbers ("Seat 0 forfeited the game. Seat 1 wins.")
     turned into the players' names, as the page and the mail show it."""
-    names = {seat.index: seat.player_name for seat in game.seats.select_related("user")}
+    seats = _loaded_seats(game)
+    if seats is None:
+        seats = game.seats.select_related("user")
+    names = {seat.index: seat.player_name for seat in seats}
     return for_reader(reason, None, names)
 
 
@@ -601,6 +661,10 @@ def take_over_seats(game_id: int, indexes: list[int], reason: str) -> Game:
         for seat in seats:
             if seat.user is not None and seat.user.is_computer:
                 continue
+            # The log says who left (GameEvent.said_for), and the player keeps the game to
+            # look at, read-only (left_game_for).
+            GameEvent.objects.create(game=game, kind=GameEvent.Kind.TAKEN_OVER, seat=seat.index,
+                                     version=game.version, user=seat.user)
             seat.user = house_player(seat.index)
             seat.save(update_fields=["user"])
         if not game.seats.filter(status=Seat.Status.JOINED, user__computer_level="").exists():
@@ -612,6 +676,29 @@ def take_over_seats(game_id: int, indexes: list[int], reason: str) -> Game:
         game.save(update_fields=["deadline", "updated_at"])
         _announce(signals.seat_taken_over, game_id=game.pk, version=game.version, to_act=list(game.to_act))
         return game
+
+
+def left_game_for(game: Game, user) -> bool:
+    """Whether ``user`` once had a seat of ``game`` that the house took over: they may
+    still look at it, as a spectator would (no hand, no moves)."""
+    return bool(getattr(user, "is_authenticated", False)) and GameEvent.objects.filter(
+        game=game, kind=GameEvent.Kind.TAKEN_OVER, user=user).exists()
+
+
+def games_left_by(user):
+    """The games whose seat ``user`` left to the house, newest first."""
+    return (Game.objects.filter(events__kind=GameEvent.Kind.TAKEN_OVER, events__user=user).distinct()
+            .select_related("paused_clock", "created_by").prefetch_related("seats__user")
+            .defer("state").order_by("-updated_at"))
+
+
+def taken_over_lines(game: Game, reader_user_id: int | None, since_version: int = 0) -> list[dict]:
+    """The seats the house took over, as lines for a person (``GameEvent.said_for``), each
+    with the version it followed: the page's log, the history and the turn mail ask here."""
+    events = game.events.filter(kind=GameEvent.Kind.TAKEN_OVER, version__gte=since_version).select_related("user")
+    return [{"who": who, "text": text, "version": event.version, "at": event.created_at,
+             "mine": event.user_id is not None and event.user_id == reader_user_id}
+            for event in events for who, text in [event.said_for(reader_user_id)]]
 
 
 def resign(game_id: int, user) -> Game:
@@ -660,9 +747,13 @@ def still_current(game: Game, seat_index: int, version: int) -> bool:
     return rules.legal_moves(then, seat_index) == now
 
 
-def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
+def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confirmed: bool = True) -> Move:
+    """Play ``move``; the returned record's ``game`` is the game as it now is, loaded once
+    under the lock with its seats and users (``with_seats``), so a page can be drawn from
+    it without loading it again.  With ``confirmed=False`` a seat that asks before moves
+    drawing hidden cards gets ``NeedsConfirmation`` for such a move, and nothing is played."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = _locked(game_id, seats=True)
         seat = seat_of(game, actor)
         if game.status != Game.Status.ACTIVE:
             if game.is_over:
@@ -677,6 +768,8 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
         before = game.version
         rules = game.rules
         state = rules.loads(game.state)
+        if not confirmed and seat.wants_confirmation and _draws_hidden(rules, state, seat.index, move):
+            raise NeedsConfirmation(rules.describe_move(state, seat.index, move), game, seat)
         new = rules.apply(state, seat.index, move)  # IllegalMove: nothing written yet
         description = rules.describe_move(state, seat.index, move)
         to_act_before = list(game.to_act)
@@ -702,13 +795,26 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int) -> Move:
         )
         if updated != 1:
             raise StaleMove("The game moved on while this move was sent, so nothing was played.")
+        game.updated_at = now
         record = Move.objects.create(
             game=game, number=game.version, seat=seat.index, move=move, description=description[:300]
         )
+        # Whether a computer is to act now, from the seats loaded above: its receiver
+        # need not ask the database again.
+        computer_to_act = any(s.index in to_act and s.status == Seat.Status.JOINED and s.user is not None
+                              and s.user.is_computer for s in game.seats.all())
         _announce(signals.move_applied, game_id=game.pk, version=game.version,
-                  seat=seat.index, to_act=list(to_act))
+                  seat=seat.index, to_act=list(to_act), computer_to_act=computer_to_act,
+                  clocked=game.time_control is not None, game=game)
         if outcome is not None:
             _announce_finished(game)
         if outcome is None and sorted(to_act) != sorted(to_act_before):
             _announce(signals.turn_changed, game_id=game.pk, version=game.version, to_act=list(to_act))
         return record
+
+
+def _draws_hidden(rules, state: dict, seat_index: int, move: dict) -> bool:
+    try:
+        return rules.move_facts(state, seat_index, move)["draws_hidden"]
+    except (IllegalMove, ValueError, KeyError, TypeError):
+        return False  # apply gives the real answer

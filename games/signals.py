@@ -10,7 +10,8 @@ from django.dispatch import Signal
 
 # kwargs: game_id, version, to_act (list of seat indexes that must act now)
 turn_changed = Signal()
-# kwargs: game_id, version, seat (who moved), to_act (seats to act after it)
+# kwargs: game_id, version, seat (who moved), to_act (seats to act after it), computer_to_act
+# (whether a computer player is among them), clocked (whether the game has a clock)
 move_applied = Signal()
 # kwargs: game_id, status ("finished" or "abandoned"), version
 game_finished = Signal()

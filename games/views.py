@@ -5,6 +5,7 @@ a game gets 404 from every URL of it, as if it did not exist."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
@@ -12,11 +13,16 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
+from django.contrib.humanize.templatetags.humanize import naturaltime
+from django.template.context import make_context
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
@@ -25,7 +31,7 @@ from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
-from games.models import ChatMessage, Game, Note, Seat
+from games.models import ChatMessage, Game, GameEvent, Note, Seat
 from games.registry import present
 
 logger = logging.getLogger(__name__)
@@ -34,16 +40,28 @@ logger = logging.getLogger(__name__)
 # get back only the regions whose HTML differs from what the page shows (it sends a hash
 # of each), swapped out of band.
 REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll")
-_CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
-def get_game_for(request, game_id: int, *, joined: bool = True) -> tuple[Game, Seat]:
-    """The game and the requesting user's seat in it; 404 for anyone without a seat."""
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
-    seat = next((s for s in game.seats.all() if s.user_id == request.user.pk), None)
+def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = False) -> tuple[Game, Seat]:
+    """The game and the requesting user's seat in it; 404 for anyone without a seat.
+    With ``left``, a player whose seat the house took over gets an unsaved seat without
+    an index (status ``LEFT``): they look on as a spectator would."""
+    game = get_object_or_404(services.with_seats(Game.objects.all()), pk=game_id)
+    if left and not any(s.user_id == request.user.pk for s in game.seats.all()) \
+            and services.left_game_for(game, request.user):
+        return game, Seat(game=game, index=None, user=request.user, status=LEFT)
+    return game, _seat_in(game, request.user, joined=joined)
+
+
+# The status of the unsaved seat of a player who left (never stored): read-only.
+LEFT = "left"
+
+
+def _seat_in(game: Game, user, *, joined: bool = True) -> Seat:
+    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
     if seat is None or (joined and seat.status != Seat.Status.JOINED):
         raise Http404("No such game.")
-    return game, seat
+    return seat
 
 
 # --- lists and starting ------------------------------------------------------------------
@@ -55,8 +73,12 @@ def game_list(request):
     seats = (
         Seat.objects.filter(user=request.user)
         .exclude(status=Seat.Status.DECLINED)
-        .select_related("game", "game__paused_clock")
-        .prefetch_related("game__seats__user")
+        # The inviter (an invitation's line names them) and the clock in the same query,
+        # the other seats and their users in one more: a constant count for any number of
+        # games.  The engine state is not needed for a list.
+        .select_related("game", "game__paused_clock", "game__created_by")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+        .defer("game__state")
         .order_by("-game__updated_at")
     )
     my_turn, waiting, invitations, finished = [], [], [], []
@@ -72,6 +94,9 @@ def game_list(request):
             waiting.append(entry)
         elif game.started_at is not None:  # cancelled and declined games never started
             finished.append(entry)
+    # Tables the player left (the house plays their seat on) stay among their finished games.
+    for game in services.games_left_by(request.user)[:100]:
+        finished.append({"game": game, "others": list(game.seats.all()), "result": "you left"})
     # Most urgent first: the nearest deadline, then the longest waiting.
     my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
     return render(request, "games/list.html", {
@@ -115,6 +140,7 @@ def lobby(request):
     challenges = (
         Game.objects.filter(status__in=Game.WAITING, seats__status=Seat.Status.OPEN).distinct()
         .select_related("created_by").prefetch_related("seats")
+        .defer("state")
         .order_by("-created_at")[:100]
     )
     return render(request, "games/lobby.html", {"challenges": challenges})
@@ -218,7 +244,7 @@ def rematch(request, game_id):
 def resign(request, game_id):
     game, _ = get_game_for(request, game_id)
     if services.takes_over(game):
-        # The seat is no longer theirs, so the game's page is not either: back to the list.
+        # The seat is no longer theirs (they may still watch the game): back to the list.
         return _answer(request, game_id, lambda: services.resign(game_id, request.user),
                        "You left the game; a computer player of the house plays your seat on.", to_list=True)
     return _answer(request, game_id, lambda: services.resign(game_id, request.user))
@@ -227,15 +253,26 @@ def resign(request, game_id):
 # --- the game page ---------------------------------------------------------------------------
 
 
+def _newest(game: Game, name: str, related: str):
+    """The newest chat line's or clock event's id: annotated on the game where it was
+    loaded with ``services.with_seats`` (no query), else asked."""
+    if hasattr(game, name):
+        return getattr(game, name)
+    return getattr(game, related).order_by("-pk").values_list("pk", flat=True).first()
+
+
 def poll_stamp(game: Game) -> str:
     """Changes whenever the page of the game would: a move, an end, a chat line, or a
     deadline that moved (a day given, a clock paused for a vacation or running again)."""
-    last_chat = game.chat.order_by("-pk").values_list("pk", flat=True).first() if game.players > 1 else 0
+    last_chat = _newest(game, "last_chat_id", "chat") if game.players > 1 else 0
     stamp = f"{game.version}.{game.status}.{last_chat or 0}"
     if game.time_control is not None:
         stamp += f".{int(game.deadline.timestamp()) if game.deadline else 'paused'}"
         # A day given to a paused clock moves no deadline, but the log shows it.
-        stamp += f".{game.events.order_by('-pk').values_list('pk', flat=True).first() or 0}"
+        stamp += f".{_newest(game, 'last_event_id', 'events') or 0}"
+    elif game.players > 2:
+        # A seat the house took over changes the names and the log, not the version.
+        stamp += f".{_newest(game, 'last_event_id', 'events') or 0}"
     return stamp
 
 
@@ -258,42 +295,85 @@ def _worded(show, seat_index: int, names: dict[int, str]):
     return show
 
 
-def _log_for(game: Game, seat: Seat, view: dict) -> list[dict]:
+# The game page's log shows the newest moves; "Show earlier moves" asks for this many
+# more each time (``?log=N``, kept by the page in a hidden input), and the history page
+# keeps the whole record.  So a move's answer costs the same at move 200 as at move 10.
+LOG_WINDOW = 20
+
+
+def log_limit(request) -> int:
+    """How many of the newest log entries the page shows: the largest ``log`` asked (the
+    page's hidden input and a "Show earlier" link may both send one)."""
+    asked = [LOG_WINDOW]
+    for value in request.GET.getlist("log") + request.POST.getlist("log"):
+        try:
+            asked.append(int(value))
+        except ValueError:
+            pass
+    return min(max(asked), 100_000)
+
+
+def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> list[dict]:
     """The move log in words, where a card this seat cannot see now is told as "a card"
     (another seat's discard from hand, a card put back into the deck): the log never
     tells more than the board does.  Clock events (a day given) come in among the moves,
-    after the move they followed, without a move number."""
+    after the move they followed, without a move number.  With ``limit``, only the newest
+    ``limit`` moves (and the events since the first of them) are read."""
     names = {s.index: s.player_name for s in game.seats.all()}
-    records = list(game.moves.all())
+    if limit is None:
+        records = list(game.moves.all())
+    else:
+        records = list(game.moves.order_by("-number")[:limit])[::-1]
+    first = records[0].number if records and limit is not None else 0
     said = game.rules.log_for(view, seat.index, [(record.seat, record.description) for record in records])
     entries = []
     for record, text in zip(records, said):
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
                         "mine": record.seat == seat.index, "text": for_reader(text, seat.index, names),
-                        "at": record.created_at, "order": (record.number, 0)})
-    for event in game.events.all():
+                        "at": record.created_at, "ago": naturaltime(record.created_at),
+                        "order": (record.number, 0)})
+    # Without a clock event (annotated by with_seats) there is nothing to ask for.
+    events = [] if getattr(game, "last_event_id", True) is None else game.events.select_related("user")
+    for event in events:
+        if event.kind == GameEvent.Kind.TAKEN_OVER:
+            # Said for people by the event itself ("Carol left the table; ...", "You left ...").
+            who, text = event.said_for(seat.user_id)
+            if event.version >= first:
+                entries.append({"number": None, "event": True, "who": who, "text": text,
+                                "mine": event.user_id is not None and event.user_id == seat.user_id,
+                                "at": event.created_at, "ago": naturaltime(event.created_at),
+                                "order": (event.version, 1)})
+            continue
+        if event.version < first:
+            continue
         receivers = " and ".join("you" if i == seat.index else names.get(i, f"Seat {i + 1}")
                                  for i in event.to_seats) or "the other player"
         entries.append({"number": None, "event": True, "who": names.get(event.seat, f"Seat {event.seat + 1}"),
                         "mine": event.seat == seat.index, "text": f"gave {receivers} a day more for this move.",
-                        "at": event.created_at, "order": (event.version, 1)})
+                        "at": event.created_at, "ago": naturaltime(event.created_at), "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     return entries
 
 
 def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
                  notice: str = "", confirm: dict | None = None) -> dict:
+    """What the page and its regions are drawn from.  What only some regions read (the
+    chat lines, the notes, the journal link) is loaded when a region that shows it is
+    drawn, so an answer whose regions are unchanged does not ask for it."""
     rules = game.rules
     state = game.load_state()
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
-    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE)
+    left = seat.status == LEFT
+    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not left)
     seats = list(game.seats.all())
     # The engine's words name seats; the page names players, and the reader is "you".
     names = {s.index: s.player_name for s in seats}
     show = _worded(show, seat.index, names)
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
-    if game.status == Game.Status.ACTIVE:
+    if left and game.status == Game.Status.ACTIVE:
+        turn = "You left this game; the house plays your seat. You can still watch it."
+    elif game.status == Game.Status.ACTIVE:
         if my_turn and len(to_act) > 2:
             turn = "Your turn (the other players asked are playing too; answer in any order)."
         elif my_turn and len(to_act) > 1:
@@ -320,17 +400,30 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         owners = [s.player_name for s in seats if s.index in to_act]
         show.waiting_label = f"{' and '.join(owners)}'s raised cards, waiting for a place" if owners \
             else "Raised cards waiting for a place"
-    note = Note.objects.filter(game=game, user=request.user).first()
-    chat = list(game.chat.select_related("user")) if game.players > 1 else None
+    user = request.user
+    note_form = SimpleLazyObject(lambda: NoteForm(instance=Note.objects.filter(game=game, user=user).first()))
+    # Who left the table no longer talks at it (nor reads what the players say there).
+    chat = SimpleLazyObject(lambda: list(game.chat.select_related("user"))) if game.players > 1 and not left \
+        else None
     # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
-    journal_entry = game.journal_entries.filter(owner=request.user).first() if game.is_over else None
+    journal_entry = SimpleLazyObject(lambda: game.journal_entries.filter(owner=user).first()) \
+        if game.is_over else None
+    limit = log_limit(request)
+    events = show.events
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
-        "clock": deadlines.clock_facts(game, seat), "journal_entry": journal_entry,
-        "log": _log_for(game, seat, show.view) if started else [],
+        "clock": deadlines.clock_facts(game, seat) if not left else None, "journal_entry": journal_entry,
+        "left": left,
+        "log": _log_for(game, seat, show.view, limit) if started else [],
+        "log_limit": limit,
+        # Moves and engine lines older than the window: the "Show earlier" link asks for more.
+        "log_earlier": max(game.version - limit, 0) if started else 0,
+        "events": events[-limit:], "events_start": max(len(events) - limit, 0) + 1,
+        "events_earlier": max(len(events) - limit, 0),
+        "log_more": limit + LOG_WINDOW * 2,
         "chat": chat, "chat_form": ChatForm(),
-        "note_form": NoteForm(instance=note),
+        "note_form": note_form,
         "stamp": poll_stamp(game),
         # Poll fast while someone else is to act; slowly otherwise, for chat and clocks.
         # Several seats asked at once see each other play (a face-down card) while asked too.
@@ -347,39 +440,121 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     }
 
 
-def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
-    """The regions that changed, as htmx out-of-band swaps, with their new hashes."""
-    parts = []
-    for region in REGIONS:
-        html = render_to_string(f"games/game.html#{region}", {**context, "oob": True}, request=request)
-        digest = hashlib.sha1(_CSRF_INPUT.sub("", html).encode()).hexdigest()[:16]
-        if request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) == digest:
-            continue
-        parts.append(html)
-        parts.append(f'<input type="hidden" class="region-hash" id="seen-{region}" name="seen_{region}" '
-                     f'value="{digest}" hx-swap-oob="true">')
+@functools.cache
+def _templates_key() -> str:
+    """Changes with the game page's templates, so a page from before a deploy gets every
+    region anew rather than keep one drawn by the old template."""
+    digest = hashlib.sha1()
+    for name in ("games/game.html", "games/_pick.html", "games/_card.html", "games/_move_form.html"):
+        origin = get_template(name).origin.name
+        with open(origin, "rb") as source:
+            digest.update(source.read())
+    return digest.hexdigest()
+
+
+def region_digests(context: dict) -> dict[str, str]:
+    """A digest per region of everything its HTML is drawn from, computed without drawing
+    it: the page holds these (``#seen-*``) and sends them back, and a region whose digest
+    it already has is not drawn again.  Each region's key is what its partial reads: the
+    reader (seat, names, time zone, the templates themselves), the game's version and
+    status, the presentation fields it shows (whatever the game's presenter put there),
+    and its own extras (a confirmation, a message, the clock, "3 minutes ago", the log's
+    window, the newest chat line, the poll stamp).  A partial that starts reading more
+    must say so here."""
+    game, seat, show = context["game"], context["seat"], context["show"]
+    clock = context["clock"]
+    reader = (_templates_key(), game.pk, seat.index, seat.status, timezone.get_current_timezone_name(),
+              tuple((s.index, s.player_name, s.status, s.user is not None and s.user.is_computer)
+                    for s in context["seats"]))
+    game_key = reader + (game.version, game.status, game.started_at is not None)
+    still = reader + (game.status, game.started_at is not None)
+
+    def shown(*names):
+        return repr([getattr(show, name) for name in names])
+
+    def cards(*names):
+        # A move form (a Choice) carries the version; a region without one (cards and
+        # spaces only) is the same HTML at any version while its cards are the same.
+        data = shown(*names)
+        return (still if "Choice(" not in data else game_key) + (data,)
+
+    status = game_key + (tuple(game.to_act), game.end_reason, game.time_control, context["message"],
+                         context["notice"], context["turn"], shown("facts"))
+    if clock:
+        status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
+    keys = {
+        "status": status,
+        # The Hallow table (show.table), Hermit's board (show.board, show.bridges, show.can_act)
+        # are drawn in this region too.
+        "board": cards("board_kind", "board_width", "board_height", "lines", "cells", "encounter",
+                       "encounter_title", "bridges", "table", "board", "can_act"),
+        "hand": cards("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
+                      "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
+        "planes": cards("planes", "piles"),
+        "actions": reader + (game.status, game.time_control, game.started_at is not None, seat.confirm_moves),
+        "log": game_key + (context["log_limit"], tuple(entry["ago"] for entry in context["log"]),
+                           getattr(game, "last_event_id", None)),
+        "chat": reader + (_newest(game, "last_chat_id", "chat") if game.players > 1 else None,),
+        "poll": reader + (context["stamp"], context["poll_every"], context["live"]),
+    }
+    return {region: hashlib.sha1(repr((region, key)).encode()).hexdigest()[:16] for region, key in keys.items()}
+
+
+def _hidden(id_: str, name: str, value, oob: bool = False) -> str:
+    return (f'<input type="hidden" class="region-hash" id="{id_}" name="{name}" value="{value}"'
+            + (' hx-swap-oob="true">' if oob else ">"))
+
+
+def region_inputs(context: dict, digests: dict[str, str] | None = None, *, oob: bool = False) -> str:
+    """The hidden inputs the page sends back with every htmx request (``hx-include``):
+    the digest of each region it shows, the card picked, and the log's window."""
+    digests = digests if digests is not None else region_digests(context)
     pick = context["show"].picked["code"] if context["show"].picked else ""
-    parts.append(f'<input type="hidden" class="region-hash" id="pick-state" name="picked" value="{pick}" '
-                 f'hx-swap-oob="true">')
+    parts = [_hidden(f"seen-{region}", f"seen_{region}", digest, oob) for region, digest in digests.items()]
+    parts.append(_hidden("pick-state", "picked", pick, oob))
+    parts.append(_hidden("log-limit", "log", context["log_limit"], oob))
+    return "".join(parts)
+
+
+def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
+    """The regions that changed, as htmx out-of-band swaps, with their new digests; a
+    region whose digest the page sent back is neither drawn nor sent."""
+    digests = region_digests(context)
+    changed = [get_template(f"games/game.html#{region}").template for region in REGIONS
+               if request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) != digests[region]]
+    parts = []
+    if changed:
+        # One context for them all: the context processors run once, not once per region.
+        drawing = make_context({**context, "oob": True}, request)
+        with drawing.bind_template(changed[0]):
+            parts = [partial.render(drawing) for partial in changed]
+    parts.append(region_inputs(context, digests, oob=True))
     response = HttpResponse("".join(parts), status=status)
     response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
     return response
 
 
+def render_page(request, context: dict, status: int = 200) -> HttpResponse:
+    """The whole page, holding the digests of its regions for the htmx requests to come."""
+    context["region_inputs"] = mark_safe(region_inputs(context))
+    return render(request, "games/game.html", context, status=status)
+
+
 @login_required
 @require_GET
 def game_page(request, game_id):
-    game, seat = get_game_for(request, game_id, joined=False)
-    if seat.status != Seat.Status.JOINED:
+    game, seat = get_game_for(request, game_id, joined=False, left=True)
+    if seat.status not in (Seat.Status.JOINED, LEFT):
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
         raise Http404("No such game.")
-    mark_seen(seat)
+    if seat.status != LEFT:
+        mark_seen(seat)
     pick = request.GET.get("pick", request.GET.get("picked"))  # a click wins over the page's memory
     context = game_context(request, game, seat, pick=None if pick in ("", "none") else pick)
     if request.htmx:
         return regions_response(request, context)
-    return render(request, "games/game.html", context)
+    return render_page(request, context)
 
 
 def mark_seen(seat: Seat) -> None:
@@ -391,12 +566,40 @@ def mark_seen(seat: Seat) -> None:
         seat.seen_at = now
 
 
+def _seat_for_poll(request, game_id) -> Seat:
+    """The user's joined seat with its game, in one query (with the newest chat line's and
+    clock event's ids the stamp needs); 404 for anyone else."""
+    from django.db.models import OuterRef, Subquery
+
+    from games.models import GameEvent
+
+    newest = {"last_chat_id": ChatMessage, "last_event_id": GameEvent}
+    seat = (Seat.objects.select_related("game").filter(game_id=game_id, user=request.user.pk,
+                                                       status=Seat.Status.JOINED)
+            .annotate(**{name: Subquery(model.objects.filter(game=OuterRef("game_id")).order_by("-pk")
+                                        .values("pk")[:1]) for name, model in newest.items()})
+            .first())
+    if seat is None:
+        raise Http404("No such game.")
+    for name in newest:
+        setattr(seat.game, name, getattr(seat, name))
+    return seat
+
+
 @login_required
 @require_GET
 def version(request, game_id):
     """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
-    game, seat = get_game_for(request, game_id)
-    mark_seen(seat)
+    try:
+        seat = _seat_for_poll(request, game_id)
+    except Http404:
+        # Who left the table still watches it (the rare case, so the slower load).
+        game, seat = get_game_for(request, game_id, left=True)
+        if seat.status != LEFT:
+            raise
+    else:
+        game = seat.game
+        mark_seen(seat)
     if request.GET.get("v") != poll_stamp(game):
         response = HttpResponse(status=200)
         response["HX-Trigger"] = "game-changed"  # the page fetches its regions, and the count with them
@@ -406,13 +609,6 @@ def version(request, game_id):
     response = HttpResponse(status=204)
     response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
     return response
-
-
-def _draws_hidden_cards(game: Game, seat: Seat, move: dict) -> bool:
-    try:
-        return game.rules.move_facts(game.load_state(), seat.index, move)["draws_hidden"]
-    except (IllegalMove, ValueError, KeyError, TypeError):
-        return False  # submit_move gives the real answer
 
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,100}")
@@ -444,39 +640,43 @@ def read_move_field(text: str) -> dict:
 @login_required
 @require_POST
 def move(request, game_id):
-    game, seat = get_game_for(request, game_id)
-    status, message, confirm = 200, "", None
+    """A move: the service loads the game once, under its lock, and the answer is drawn
+    from that same game as the move left it; only a refused move loads it again."""
+    status, message, confirm, game = 200, "", None, None
     try:
         expected = int(request.POST.get("version", ""))
         chosen = read_move_field(request.POST.get("move", ""))
     except ValueError:
         status, message = 400, "That move could not be read; please choose it again on the board."
     else:
-        if (seat.wants_confirmation and not request.POST.get("confirmed")
-                and game.status == Game.Status.ACTIVE and services.still_current(game, seat.index, expected)
-                and _draws_hidden_cards(game, seat, chosen)):
-            confirm = {"move": request.POST["move"], "version": expected,
-                       "label": game.rules.describe_move(game.load_state(), seat.index, chosen)}
+        try:
+            record = services.submit_move(game_id, request.user, chosen, expected,
+                                          confirmed=bool(request.POST.get("confirmed")))
+        except services.NeedsConfirmation as ask:
+            confirm = {"move": request.POST["move"], "version": expected, "label": ask.label}
+            game, seat = ask.game, ask.seat
+        except services.NotYourSeat:
+            raise Http404("No such game.") from None
+        except IllegalMove as error:
+            status, message = 400, str(error)
+        except services.GameError as error:
+            status, message = error.status, error.message
+        except (ValueError, TypeError, KeyError, IndexError):
+            # A move so malformed that the engine tripped over it before it could
+            # refuse it: nothing was written (the transaction rolled back).
+            logger.exception("move %r on game %s", chosen, game_id)
+            status, message = 400, "That move is not possible here."
         else:
-            try:
-                services.submit_move(game.pk, request.user, chosen, expected)
-            except IllegalMove as error:
-                status, message = 400, str(error)
-            except services.GameError as error:
-                status, message = error.status, error.message
-            except (ValueError, TypeError, KeyError, IndexError):
-                # A move so malformed that the engine tripped over it before it could
-                # refuse it: nothing was written (the transaction rolled back).
-                logger.exception("move %r on game %s", chosen, game.pk)
-                status, message = 400, "That move is not possible here."
-            else:
-                if not request.htmx:
-                    return redirect(game)
-            game, seat = get_game_for(request, game_id)
+            game = record.game
+            if not request.htmx:
+                return redirect(game)
+            seat = _seat_in(game, request.user)
+    if game is None:
+        game, seat = get_game_for(request, game_id)
     context = game_context(request, game, seat, message=message, confirm=confirm)
     if request.htmx:
         return regions_response(request, context, status)
-    return render(request, "games/game.html", context, status=status)
+    return render_page(request, context, status=status)
 
 
 @login_required
@@ -502,7 +702,9 @@ def chat(request, game_id):
     form = ChatForm(request.POST)
     status = 200
     if form.is_valid():
-        ChatMessage.objects.create(game=game, seat=seat.index, user=request.user, text=form.cleaned_data["text"])
+        line = ChatMessage.objects.create(game=game, seat=seat.index, user=request.user,
+                                          text=form.cleaned_data["text"])
+        game.last_chat_id = line.pk  # the game was loaded before it: its chat digest moves on
         form = ChatForm()
     else:
         status = 400
@@ -518,7 +720,7 @@ def chat(request, game_id):
 @login_required
 @require_POST
 def notes(request, game_id):
-    game, _ = get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id, left=True)  # one's own notes, also on a game left
     note = Note.objects.filter(game=game, user=request.user).first() or Note(game=game, user=request.user)
     form = NoteForm(request.POST, instance=note)
     saved = form.is_valid()
@@ -538,7 +740,7 @@ def notes(request, game_id):
 @require_GET
 def history(request, game_id):
     """Step through a finished game: the board after each move, as this seat saw it."""
-    game, seat = get_game_for(request, game_id)
+    game, seat = get_game_for(request, game_id, left=True)
     if not game.is_over or game.started_at is None:
         raise Http404("The history of a game opens when it has ended.")
     records = list(game.moves.all())
@@ -552,10 +754,13 @@ def history(request, game_id):
     moves = [{"number": m.number, "who": names.get(m.seat, "?"),
               "text": for_reader(as_seen_by(m.description, m.seat == seat.index), seat.index, names)}
              for m in records]
+    # A seat the house took over, after the move it followed (its step shows the board then).
+    for line in reversed(services.taken_over_lines(game, seat.user_id)):
+        moves.insert(line["version"], {"number": line["version"], "who": line["who"], "text": line["text"]})
     context = {
         "game": game, "seat": seat, "step": step, "total": len(records),
         "show": _worded(present(rules, state, seat.index, interactive=False), seat.index, names),
-        "current": moves[step - 1] if step else None,
+        "current": next((m for m in moves if m["number"] == step), None) if step else None,
         "moves": moves,
     }
     template = "games/history.html"
@@ -568,7 +773,7 @@ def history(request, game_id):
 @require_GET
 def record(request, game_id):
     """The game's record (seed, options, moves) as JSON, once nothing in it is secret."""
-    game, _ = get_game_for(request, game_id)
+    game, _ = get_game_for(request, game_id, left=True)
     if not game.is_over or game.started_at is None:
         raise Http404("The record can be downloaded once the game has ended.")
     data = {

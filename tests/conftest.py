@@ -46,7 +46,8 @@ test's uncommitted transaction):
                       TEST_REDIS_URL, default redis://127.0.0.1:6379/1) or
                       "filesystem"; its ``.app`` sends tasks over that broker.
 
-Browser (mark the tests ``@pytest.mark.browser``; they fail, never skip, when
+Browser (mark the tests ``@pytest.mark.browser``; they fail on any error in the browser's
+console (``CONSOLE_ERRORS``), and fail, never skip, when
 /usr/bin/chromium is missing):
     browser           Playwright's Chromium, launched from /usr/bin/chromium
     page              a fresh page in a fresh context whose base_url is pytest-django's
@@ -87,6 +88,36 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database.setdefault("TEST", {})["NAME"] = str(DATA_DIR / "test-db.sqlite3")
+
+
+def _flush_retrying_a_deadlock():
+    """A transactional test ends with ``flush``: one TRUNCATE of every table, whose locks
+    PostgreSQL takes one table after another.  A real worker still finishing a task of the
+    test (a computer's move, a mail) may hold one of those tables and wait for another,
+    and PostgreSQL then breaks the deadlock by failing the flush, which leaves the rows
+    behind for the next test.  The worker's transaction is the one to wait for: try the
+    flush again once it has finished."""
+    import time
+
+    from django.core.management.commands import flush
+    from django.db import OperationalError
+
+    handle = flush.Command.handle
+
+    def handle_retrying(self, **options):
+        for attempt in range(5):
+            try:
+                return handle(self, **options)
+            except Exception as error:  # flush wraps the database error in a CommandError
+                cause = error.__cause__ or error
+                if attempt == 4 or not (isinstance(cause, OperationalError) and "deadlock" in str(cause)):
+                    raise
+                time.sleep(0.5 * (attempt + 1))
+
+    flush.Command.handle = handle_retrying
+
+
+_flush_retrying_a_deadlock()
 
 
 def database_url(settings_dict: dict) -> str:
@@ -288,6 +319,42 @@ def start_celery_worker(django_db_setup, django_db_blocker, _smtp_collector):
 
 # --- browser ------------------------------------------------------------------------------
 
+# What the pages of a browser test wrote to the console as errors (console.error, an
+# uncaught exception); the test fails on any (issue 12).  Every context made from the
+# ``browser`` fixture is watched, the ``page`` fixture's and a test's own alike.
+CONSOLE_ERRORS: list[str] = []
+
+
+def watch_console(context) -> None:
+    def on_page(page):
+        def on_console(message):
+            if message.type != "error":
+                return
+            # Chromium's own network line for an answer the site gives on purpose (400 for a
+            # refused move, 409 for a stale one, 404 for a page one may not see) is not a
+            # script's error; every other line is.
+            if "the server responded with a status of 4" in message.text:
+                return
+            CONSOLE_ERRORS.append(f"{page.url}: {message.text}")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: CONSOLE_ERRORS.append(f"{page.url}: uncaught {error}"))
+
+    context.on("page", on_page)
+
+
+@pytest.fixture(autouse=True)
+def _no_console_errors(request):
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    CONSOLE_ERRORS.clear()
+    yield
+    if CONSOLE_ERRORS:
+        errors, CONSOLE_ERRORS[:] = list(CONSOLE_ERRORS), []
+        pytest.fail("the browser's console showed errors:\n" + "\n".join(errors[:20]))
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
@@ -299,6 +366,14 @@ def browser():
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        new_context = chromium.new_context
+
+        def watched_context(*args, **kwargs):
+            context = new_context(*args, **kwargs)
+            watch_console(context)
+            return context
+
+        chromium.new_context = watched_context
         yield chromium
         chromium.close()
 

@@ -10,9 +10,11 @@ from games.clocks import deadlines
 
 
 @receiver(signals.move_applied, dispatch_uid="games.deadlines.move_applied")
-def keep_vacation_pauses(sender, game_id, version, seat, to_act, **kwargs):
+def keep_vacation_pauses(sender, game_id, version, seat, to_act, clocked=None, **kwargs):
     # services give every move a fresh deadline; a player to act who is on vacation must
-    # not see that clock run.
+    # not see that clock run.  A game without a clock (submit_move says so) has none to keep.
+    if clocked is False:
+        return
     if deadlines.needs_vacation_sync(game_id, to_act):
         deadlines.sync_vacation_pause(game_id)
 

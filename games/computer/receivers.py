@@ -20,8 +20,15 @@ def _queue_if_a_computer_acts(game_id: int, version: int, to_act: list[int]) -> 
 
 
 @receiver(signals.move_applied_before_commit, dispatch_uid="games.computer.after_a_move")
-def after_a_move(sender, game_id, version, seat, to_act, **kwargs):
-    _queue_if_a_computer_acts(game_id, version, to_act)
+def after_a_move(sender, game_id, version, seat, to_act, computer_to_act=None, **kwargs):
+    # submit_move says whether a computer is to act (it has the seats loaded); asked here
+    # only when a sender did not say.
+    if computer_to_act is None:
+        _queue_if_a_computer_acts(game_id, version, to_act)
+    elif computer_to_act:
+        from .tasks import play_computer_move
+
+        enqueue(play_computer_move, game_id, version)
 
 
 @receiver(signals.turn_changed_before_commit, dispatch_uid="games.computer.at_the_start")

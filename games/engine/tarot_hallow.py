@@ -577,8 +577,11 @@ def render_tarot_hallow(view: dict, names: list[str] | None = None) -> list[str]
     lines.append(f"Majors left {view['majors_left']}" + (" + the Fool" if view["fool_under_pile"] else "")
                  + f"; Minors deck {view['deck_count']}, discard {len(view['discard'])}")
     lines.append("")
+    # Each seat's name has a line of its own: the mail puts players' names, of any length,
+    # where "Seat N" stands, so nothing after a name could stay in its column.  The columns
+    # below it are as wide as the widest entry of any seat.
+    rows = []
     for s in range(n):
-        mark = "*" if s == view["dealer"] else " "
         if s in view["waiting"]:
             status = "to play"
         elif view["has_played"][s]:
@@ -596,9 +599,12 @@ def render_tarot_hallow(view: dict, names: list[str] | None = None) -> list[str]
                              + (f" over {len(stack) - 1}" if len(stack) > 1 else ""))
             else:
                 slots.append(f"{SLOT_NAMES[slot]} -")
-        lines.append(f"{mark}{name(s):<8} hand {view['hand_counts'][s]}  {status:<24} "
-                     f"score {view['scores'][s]:>3}")
-        lines.append("          " + "; ".join(slots))
+        rows.append((s, status, slots))
+    width = max(len(status) for _s, status, _slots in rows)
+    for s, status, slots in rows:
+        lines.append(f"{'*' if s == view['dealer'] else ' '} {name(s)}" + (" (deals)" if s == view["dealer"] else ""))
+        lines.append(f"    hand {view['hand_counts'][s]}  {status:<{width}}  score {view['scores'][s]:>3}")
+        lines.append("    " + "; ".join(slots))
     for title, steps in (("Revealed this round", view["revealed"]),
                          ("Last round" + (f" ({label(view['last_round']['major'])}, won by "
                                           f"{name(view['last_round']['winner'])})" if view["last_round"] else ""),

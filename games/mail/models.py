@@ -16,6 +16,7 @@ class SeatMailSent(models.Model):
     class Kind(models.TextChoices):
         TURN = "turn", "Turn mail"
         GAME_OVER = "game_over", "Game over"
+        REVEAL = "reveal", "Cards revealed"  # to a seat not asked to act just then
 
     seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="mails_sent")
     version = models.PositiveIntegerField(help_text="The game's version the mail was built from.")

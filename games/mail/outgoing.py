@@ -21,11 +21,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from games import services
 from games.engine import cards as card_data
 from games.engine.words import for_reader, log_sentence
 from games.engine import get_rules
@@ -258,6 +260,13 @@ def opponents(game: Game, seat: Seat) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
+def _load_seats(game: Game) -> None:
+    """The game's seats and their users in one query, kept on the game: the mail names
+    every player several times (subject, opponents, moves, who else is to act)."""
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([game], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
 def turn_context(seat: Seat) -> dict:
     """Everything a turn mail (or a digest entry) says about one seat's turn.
 
@@ -265,6 +274,7 @@ def turn_context(seat: Seat) -> dict:
     descriptions are not used, since they are written from the mover's side.
     """
     game = seat.game
+    _load_seats(game)
     state = game.load_state()
     view = game.rules.view(state, seat.index)
     names = {s.index: ("you" if s.pk == seat.pk else s.player_name) for s in game.seats.all()}
@@ -272,6 +282,7 @@ def turn_context(seat: Seat) -> dict:
     # With a drawing, the fields in words add only the end of the story (what happened lately).
     board = board_entries({k: v for k, v in view.items() if k in LOG_VIEW_KEYS} if drawing else view,
                           game.mode, names)
+    _tell_taken_over(game, seat, view, board)
     others = [s for s in game.seats.all() if s.index in game.to_act and s.pk != seat.pk]
     return {
         "game": game,
@@ -288,6 +299,31 @@ def turn_context(seat: Seat) -> dict:
         "deadline": game.deadline,
         "deadline_local": local_time(game.deadline, seat.user),
     }
+
+
+def _tell_taken_over(game: Game, seat: Seat, view: dict, board: list[Entry]) -> None:
+    """A seat the house took over lately is news as well (a GameEvent, not in the engine's
+    log): among the recent events, after the move it followed where the log's records
+    carry their move ("n", the moves before them), else at the end."""
+    if not services.takes_over(game):
+        return  # only tables of three or more are played on by the house
+    recent = (view.get("log") or [])[-RECENT_EVENTS:]
+    numbers = [e.get("n") if isinstance(e, dict) and isinstance(e.get("n"), int) else None for e in recent]
+    known = None not in numbers and bool(numbers)
+    since = numbers[0] if known else max(game.version - RECENT_EVENTS, 0)
+    left = services.taken_over_lines(game, seat.user_id, since_version=since)
+    if not left:
+        return
+    lately = next((e for e in board if e.label.startswith("Lately")), None)
+    if lately is None:
+        lately = Entry("Lately")
+        board.append(lately)
+    if not known:
+        lately.children += [Entry("", f"{line['who']} {line['text']}") for line in left]
+        return
+    for line in reversed(left):  # the later first, so each earlier one's place still holds
+        at = sum(n < line["version"] for n in numbers)
+        lately.children.insert(at, Entry("", f"{line['who']} {line['text']}"))
 
 
 def turn_subject(game: Game, seat: Seat) -> str:
@@ -308,6 +344,26 @@ def turn_mail(seat: Seat, *, note: str = "", in_reply_to: str = "", subject: str
                            in_reply_to=in_reply_to, reply_to=[context["reply_address"]])
     return compose("turn", context, [seat.user.email], turn_subject(seat.game, seat),
                    reply_to=[context["reply_address"]])
+
+
+def revealed_now(game: Game) -> bool:
+    """Whether the move that made ``game``'s current version turned cards face up: the
+    public view's log (what a spectator reads) has a "reveal" of that move (Tarot Hallow's
+    cards played face down; log entries carry the number of moves before theirs)."""
+    view = game.rules.view(game.load_state(), None)
+    return any(isinstance(entry, dict) and entry.get("event") == "reveal" and entry.get("n") == game.version - 1
+               for entry in view.get("log") or [])
+
+
+def reveal_mail(seat: Seat) -> EmailMultiAlternatives:
+    """The board after a reveal, to a seat that is not asked to act now (a tie replayed by
+    others, a court's power being used): what happened, and no move to make."""
+    context = turn_context(seat)
+    context["moves"] = []
+    game = seat.game
+    return compose("reveal", context, [seat.user.email],
+                   f"Cards revealed in {game.title}" + (f" with {context['opponents']}" if context["opponents"] else "")
+                   + f" (game {game.pk})")
 
 
 def digest_mail(user, seats: list[Seat]) -> EmailMultiAlternatives:

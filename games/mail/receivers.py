@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.dispatch import receiver
 
 from games import signals
-from games.mail.tasks import send_game_over_mail, send_invitation_mail, send_turn_mail
-from games.models import Seat
+from games.mail.outgoing import revealed_now
+from games.mail.tasks import send_game_over_mail, send_invitation_mail, send_reveal_mail, send_turn_mail
+from games.models import Game, Seat
 from sefirot_site.outbox import enqueue
 
 
@@ -26,6 +27,23 @@ def mail_the_seats_to_act(sender, game_id, version, to_act, **kwargs):
     ).values_list("pk", flat=True)
     for seat_id in seat_ids:
         enqueue(send_turn_mail, seat_id, version)
+
+
+@receiver(signals.move_applied_before_commit, dispatch_uid="games.mail.move_applied")
+def mail_a_reveal_to_the_others(sender, game_id, version, seat, to_act, **kwargs):
+    """Cards revealed while some seats are not asked (a tie replayed among others, a court's
+    power being used): those seats hear of it now, once, not at their next turn.  Nothing
+    to do when every seat is asked (their turn mails tell it) or the game ended."""
+    if not to_act:
+        return
+    # The move's own game, as it left it, when the service hands it over (no query on a move).
+    game = kwargs.get("game")
+    if game is None or game.version != version:
+        game = Game.objects.filter(pk=game_id, version=version).only("mode", "players", "version", "state").first()
+    # The text test first: a game whose state never says "reveal" is not parsed at all.
+    if game is None or len(set(to_act)) >= game.players or '"reveal"' not in game.state or not revealed_now(game):
+        return
+    enqueue(send_reveal_mail, game_id, version)
 
 
 @receiver(signals.game_finished_before_commit, dispatch_uid="games.mail.game_finished")

@@ -10,6 +10,9 @@ the mark and sends nothing.
 
 from __future__ import annotations
 
+import contextlib
+import smtplib
+import threading
 from datetime import date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -17,13 +20,13 @@ from celery import shared_task
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.mail.outgoing import digest_mail, game_over_mail, turn_mail
+from games.mail.outgoing import digest_mail, game_over_mail, reveal_mail, turn_mail
 from games.mail.models import DigestSent, SeatMailSent
 from games.models import Game, Seat
 from sefirot_site.outbox import enqueue
@@ -80,13 +83,46 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
                 return "already sent"
         message = turn_mail(seat, note=note, in_reply_to=in_reply_to, subject=subject)
         if not answer:
-            message.send()
+            send_kept(message)
             return "sent"
         try:
             message.send()
         except OSError as error:
             return f"failed: {error}"
     return "sent"
+
+
+_kept = threading.local()
+
+
+def send_kept(message) -> None:
+    """Send through a connection this thread keeps open from one turn mail to the next: a
+    worker mailing a backlog skips the connect, greeting and goodbye of every message.  A
+    connection the server closed meanwhile is opened again once; any other failure is
+    raised as before (the task's retry).  Kept per mail settings, so a change of backend
+    or server gets a connection of its own; the other backends (files, memory) send as
+    they always did."""
+    if settings.EMAIL_BACKEND != "django.core.mail.backends.smtp.EmailBackend":
+        message.send()
+        return
+    key = (settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_HOST_USER, settings.EMAIL_USE_TLS,
+           settings.EMAIL_USE_SSL)
+    for attempt in (1, 2):
+        connection = getattr(_kept, "connections", {}).get(key)
+        if connection is None:
+            connection = get_connection()
+            connection.open()
+            _kept.connections = {key: connection}
+        message.connection = connection
+        try:
+            message.send()
+            return
+        except (smtplib.SMTPServerDisconnected, ConnectionError):
+            _kept.connections = {}
+            with contextlib.suppress(Exception):
+                connection.close()
+            if attempt == 2:
+                raise
 
 
 def _is_looking(seat: Seat) -> bool:
@@ -103,6 +139,33 @@ def _earlier_mail_fits(seat: Seat, version: int) -> bool:
 @shared_task(name="games.send_turn_mail", **RETRY)
 def send_turn_mail(seat_id: int, version: int) -> str:
     return deliver_turn_mail(seat_id, version)
+
+
+@shared_task(name="games.send_reveal_mail", **RETRY)
+def send_reveal_mail(game_id: int, version: int) -> str:
+    """Once cards were revealed at ``version``: one mail with the board to each seat that
+    is not asked to act now (those asked get their turn mail, which tells the reveal too).
+    Built from the game as it is when the task runs; a seat asked by then is left to its
+    turn mail, and a game over to the game-over mail."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return "not in play"
+    sent = 0
+    seats = game.seats.select_related("user").filter(
+        status=Seat.Status.JOINED, user__is_active=True, user__turn_mail=User.TurnMail.EACH_TURN)
+    for seat in seats:
+        if seat.index in game.to_act or not seat.user.email or seat.user.is_computer or _is_looking(seat):
+            continue
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    SeatMailSent.objects.create(seat=seat, version=version, kind=SeatMailSent.Kind.REVEAL)
+            except IntegrityError:
+                continue
+            seat.game = game
+            reveal_mail(seat).send()  # a failure rolls the mark back and the task retries
+            sent += 1
+    return f"sent {sent}"
 
 
 # --- the daily digest -------------------------------------------------------------------

@@ -88,6 +88,9 @@ class Presentation:
     picked_choices: list = field(default_factory=list)  # every move of the picked card
     actions: list = field(default_factory=list)  # moves that need no card picked first
     can_act: bool = False
+    # What to do with the hand, said while nothing is picked yet; a board where a card is not
+    # placed anywhere (Tarot Hallow's card played face down) says its own.
+    hint: str = "Pick a highlighted card, then where it goes."
     table: dict = field(default_factory=dict)  # a table of seats around a card in play (Tarot Hallow)
     view: dict = field(default_factory=dict)
     board: dict = field(default_factory=dict)  # a board's own layout, for its own template

@@ -110,6 +110,11 @@ def present(rules, state, view, seat, moves, pick) -> Presentation:
         rows=rows, table=table_of(view),
     )
     show.prompt = prompts.get(view["phase"], "") if moves else ""
+    hints = {"play": "Pick a card of your hand: it goes face down on the table, and nobody sees it "
+                     "until every seat has played.",
+             "place": "Pick the Fool, then the slot of your Reading it goes to.",
+             "power": "Pick a highlighted card to use your court card's power on it, or decline."}
+    show.hint = hints.get(view["phase"], show.hint)
     # The rounds as they went, in sentences (the engine's log as this seat may read it).
     show.events = [log_sentence(entry, seat) for entry in view.get("log") or [] if isinstance(entry, dict)]
     return show

@@ -1,4 +1,4 @@
-"""PNG at 300 dpi: the layout drawn with Pillow, supersampled and reduced with Lanczos.
+"""PNG at 300 dpi: the layout drawn with Pillow, supersampled and reduced by averaging.
 
 Only the seal's square is drawn at the supersampled scale; the rest of the page is blank
 paper, so an A4 page costs a 170 mm square at 3x (about 36 megapixels of 8-bit grey,
@@ -65,12 +65,17 @@ def render_png(layout: SealLayout) -> bytes:
         elif isinstance(item, Glyph):
             _glyph(canvas, draw, item, *at(item.x, item.y), k)
 
-    seal = canvas.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
+    # Each final pixel the mean of its scale x scale block: the supersampling's own
+    # anti-aliasing, at a tenth of a Lanczos filter's cost (which was half the render).
+    seal = canvas.reduce(scale)
     del canvas, draw
     page = Image.new("L", (page_w, page_h), PAPER)
     page.paste(seal, (x0, y0))
     out = io.BytesIO()
-    page.save(out, "PNG", dpi=(DPI, DPI))
+    # zlib's run-length strategy (Z_RLE = 3): black ink and white paper are long runs, so
+    # it packs the page as small as the default strategy (A5: 106 kB against 108 kB) in
+    # half the time, which was half the render.
+    page.save(out, "PNG", dpi=(DPI, DPI), compress_type=3)
     return out.getvalue()
 
 
@@ -108,5 +113,7 @@ def _glyph(canvas: Image.Image, draw: ImageDraw.ImageDraw, glyph: Glyph, x: floa
     # page -> mask, as Pillow wants it: u = o + rot(-angle)(p - (x, y)), p = (x0 + i, y0 + j)
     matrix = (cos, sin, ox + cos * (x0 - x) + sin * (y0 - y),
               -sin, cos, oy - sin * (x0 - x) + cos * (y0 - y))
-    turned = mask.transform((x1 - x0, y1 - y0), Image.Transform.AFFINE, matrix, Image.Resampling.BICUBIC)
+    # Bilinear is enough at the supersampled scale (the reduction smooths it further) and
+    # twice as quick as bicubic over a seal's hundred-odd turned letters.
+    turned = mask.transform((x1 - x0, y1 - y0), Image.Transform.AFFINE, matrix, Image.Resampling.BILINEAR)
     canvas.paste(INK, (x0, y0), turned)

@@ -17,7 +17,7 @@ from games.clocks.deadlines import end_overdue_game
 from games.models import Game, Move, Seat
 from sefirot_site.accounts.services import delete_account
 
-from .conftest import reload
+from .conftest import move_forms, reload
 from .hallow_helpers import cast, full_table, page, post_move
 
 pytestmark = pytest.mark.django_db
@@ -174,8 +174,9 @@ def test_a_seat_that_resigns_a_table_of_three_is_played_on_by_the_house(make_use
     assert PendingTask.objects.filter(task__contains="play_computer_move").exists()
     assert play_computer_move(game.pk, game.version).startswith("played")
     assert list(Move.objects.filter(game=game).values_list("seat", flat=True)) == [1]
-    # Bob has left: the game is no longer his.
-    assert client_of(bob).get(reverse("games:game", args=[game.pk])).status_code == 404
+    # Bob has left: the game is no longer his to play, only to watch (test_hallow_left.py).
+    bobs = client_of(bob).get(reverse("games:game", args=[game.pk]))
+    assert bobs.status_code == 200 and not move_forms(bobs.content.decode())
 
 
 def test_the_late_seats_of_a_table_are_taken_over_when_the_clock_runs_out(make_user, alice, bob):

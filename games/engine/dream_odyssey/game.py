@@ -18,6 +18,8 @@ from .tale import Tale
 class DreamOdyssey(Journey, Encounters, Powers, Tale, Rules):
     slug = SLUG
     text_drawing = staticmethod(render_dream_odyssey)
+    # The Unfolding Tale only grows, a line at a time (Tale._tale): shared, not copied.
+    append_only = ("tale",)
     title = "Dream Odyssey"
     summary = ("A solo journey up the Tree of Life: travel its branches, overcome the cards "
                "each Sefira hosts with your hand and your Party, and reach the Crown before "

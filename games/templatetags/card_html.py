@@ -1,0 +1,36 @@
+"""``{% card_html "games/_pick.html" %}``: the card of the context drawn by that template,
+remembered.  A board shows dozens of cards and every answer to a move draws them again,
+while a card's HTML depends only on the card's own data and on the game's id and status
+(all that ``_pick.html`` and ``_card.html`` read), so each distinct card is drawn once per
+process and then reused; the output is the same as ``{% include %}``'s."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from types import SimpleNamespace
+
+from django import template
+from django.template.loader import get_template
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+
+@lru_cache(maxsize=16384)
+def _drawn(template_name: str, items: tuple, game_pk, game_status) -> str:
+    return _draw(template_name, dict(items), SimpleNamespace(pk=game_pk, status=game_status))
+
+
+def _draw(template_name: str, card: dict, game) -> str:
+    return get_template(template_name).render({"card": card, "game": game})
+
+
+@register.simple_tag(takes_context=True)
+def card_html(context, template_name: str):
+    card, game = context["card"], context.get("game")
+    pk, status = getattr(game, "pk", None), getattr(game, "status", None)
+    try:
+        html = _drawn(template_name, tuple(card.items()), pk, status)
+    except TypeError:  # a value that cannot be a key (a list): drawn every time
+        html = _draw(template_name, card, SimpleNamespace(pk=pk, status=status))
+    return mark_safe(html)

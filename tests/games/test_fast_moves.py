@@ -1,0 +1,196 @@
+"""A move costs the same few queries and bytes however long the game and however many
+games a player has (issue 12): the page holds the digests of its regions and gets back
+only what changed, the log shows its newest entries and the rest on demand, the game is
+loaded once per move, and the lists ask a constant number of queries."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Seat
+from games.views import LOG_WINDOW, REGIONS
+
+from .conftest import play_random_moves, reload
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+SEEN = re.compile(r'id="seen-(\w+)" name="seen_\w+" value="(\w+)"')
+
+
+def url(name, game):
+    return reverse(f"games:{name}", args=[game.pk])
+
+
+def seen_in(html: str) -> dict[str, str]:
+    return {f"seen_{region}": digest for region, digest in SEEN.findall(html)}
+
+
+def first_legal(game, seat=0):
+    return game.rules.legal_moves(game.load_state(), seat)[0]
+
+
+def long_solo_game(alice, moves: int):
+    """A Know Thyself game at least ``moves`` moves in (its seed plays long enough)."""
+    for seed in range(40):
+        game = play_random_moves(services.start_game(alice, "know_thyself", {}, seed=seed), moves, seed=seed)
+        if game.status == Game.Status.ACTIVE and game.version >= moves:
+            return game
+    pytest.fail("no seed gives a game that long")
+
+
+def test_the_page_holds_every_region_digest_and_an_unchanged_page_gets_no_region_back(alice_client, alice):
+    game = services.start_game(alice, "know_thyself", {}, seed=3)
+    page = alice_client.get(url("game", game)).content.decode()
+    seen = seen_in(page)
+    # The out-of-band swaps of every answer find their targets in the page.
+    assert set(seen) == {f"seen_{region}" for region in REGIONS}
+    for target in ("pick-state", "log-limit"):
+        assert f'id="{target}"' in page
+    again = alice_client.get(url("game", game), seen, **HX).content.decode()
+    assert 'class="region ' not in again  # nothing changed: no region is drawn or sent
+    assert seen_in(again) == seen
+
+
+def test_a_move_sends_back_only_the_regions_it_changed(alice_client, alice):
+    game = services.start_game(alice, "know_thyself", {}, seed=3)
+    seen = seen_in(alice_client.get(url("game", game)).content.decode())
+    answer = alice_client.post(url("move", game), {"version": 0, "move": json.dumps(first_legal(game)), **seen},
+                               **HX).content.decode()
+    assert first_legal(game) == {"type": "play", "card": "2c", "column": 0}  # onto the Material Plane
+    assert 'id="planes"' in answer and 'id="log"' in answer
+    # The tree holds the same cards and no move form: it is not sent again.
+    assert 'id="board"' not in answer
+    assert 'id="chat"' not in answer and 'id="actions"' not in answer
+    after = seen_in(answer)
+    assert after["seen_chat"] == seen["seen_chat"] and after["seen_log"] != seen["seen_log"]
+
+
+def data_queries(captured) -> list[str]:
+    """The statements that read or write rows; a transaction's BEGIN and COMMIT are not
+    counted (PostgreSQL's driver sends them outside the cursor, SQLite's inside)."""
+    return [q["sql"] for q in captured if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
+
+
+# Committed for real, as on the site: inside the test's transaction each service would add a
+# savepoint and its release.
+@pytest.mark.django_db(transaction=True)
+def test_an_htmx_move_asks_at_most_eight_queries(alice_client, alice):
+    game = services.start_game(alice, "know_thyself", {}, seed=3)
+    seen = seen_in(alice_client.get(url("game", game)).content.decode())
+    with CaptureQueriesContext(connection) as queries:
+        response = alice_client.post(url("move", game), {"version": 0, "move": json.dumps(first_legal(game)),
+                                                         **seen}, **HX)
+    assert response.status_code == 200
+    assert len(data_queries(queries)) <= 8, data_queries(queries)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_in_a_long_game_asks_no_more_than_early_on(alice_client, alice):
+    game = long_solo_game(alice, 30)
+    with CaptureQueriesContext(connection) as queries:
+        alice_client.post(url("move", game), {"version": game.version, "move": json.dumps(first_legal(game))}, **HX)
+    moves_queries = [q["sql"] for q in queries if '"games_move"' in q["sql"] and q["sql"].startswith("SELECT")]
+    # The log reads its window of the newest moves, never the whole log.
+    assert moves_queries and all("LIMIT" in sql for sql in moves_queries), moves_queries
+    assert len(data_queries(queries)) <= 8
+
+
+def test_the_poll_asks_at_most_four_queries(alice_client, bob_client, alice, bob, django_assert_max_num_queries):
+    duel = services.start_game(alice, "lovers_discourse", {}, open_challenge=True, seed=2)
+    services.accept_challenge(duel.pk, bob)
+    alice_client.get(url("version", duel) + "?v=x")  # the first poll in ten seconds writes seen_at
+    with django_assert_max_num_queries(4):
+        assert alice_client.get(url("version", duel) + "?v=x").status_code == 200
+    stamp = __import__("games.views", fromlist=["poll_stamp"]).poll_stamp(reload(duel))
+    with django_assert_max_num_queries(4):
+        assert alice_client.get(url("version", duel) + f"?v={stamp}").status_code == 204
+
+
+def test_an_outsider_polls_and_moves_into_nothing(outsider_client, alice):
+    game = services.start_game(alice, "know_thyself", {}, seed=3)
+    assert outsider_client.get(url("version", game) + "?v=x").status_code == 404
+    answer = outsider_client.post(url("move", game), {"version": 0, "move": json.dumps(first_legal(game))}, **HX)
+    assert answer.status_code == 404
+    assert reload(game).version == 0
+
+
+def test_the_log_shows_the_newest_moves_and_earlier_ones_on_demand(alice_client, alice):
+    game = long_solo_game(alice, LOG_WINDOW + 8)
+    page = alice_client.get(url("game", game)).content.decode()
+    log = page[page.index('id="log"'):page.index("</section>", page.index('id="log"'))]
+    numbers = [int(n) for n in re.findall(r'<li value="(\d+)"', log)]
+    assert numbers == list(range(game.version - LOG_WINDOW + 1, game.version + 1))
+    assert "Show earlier moves" in log
+    # Without JavaScript the link is a page with a longer log...
+    more = re.search(r'href="([^"]*\?log=\d+)#log"', log).group(1)
+    longer = alice_client.get(more).content.decode()
+    assert re.findall(r'<li value="(\d+)"', longer)[0] == "1"
+    # ...and through htmx the page keeps the longer window for the answers that follow.
+    # htmx sends the link's ?log=N and the page's hidden log input (the window shown) both.
+    seen = seen_in(page)
+    asked = more.split("?log=")[1]
+    answer = alice_client.get(url("game", game), {**seen, "log": [str(LOG_WINDOW), asked]}, **HX).content.decode()
+    assert '<li value="1"' in answer and 'id="log-limit" name="log" value="' in answer
+    limit = re.search(r'id="log-limit" name="log" value="(\d+)"', answer).group(1)
+    follow = alice_client.post(url("move", game), {"version": game.version, "log": limit,
+                                                   "move": json.dumps(first_legal(game))}, **HX).content.decode()
+    assert '<li value="1"' in follow
+
+
+def test_the_history_keeps_the_whole_record(alice_client, alice):
+    game = long_solo_game(alice, LOG_WINDOW + 5)
+    state = game.load_state()
+    # Finish it by abandoning: the history opens once a game has ended.
+    services.abandon_game(game.pk, "Stopped for the test.")
+    page = alice_client.get(url("history", game)).content.decode()
+    assert page.count("<li") >= game.version
+    assert state  # the game had a state to step through
+
+
+def _games_for(alice, bob, count: int) -> None:
+    """``count`` games of alice: running duels, invitations from bob, finished solos."""
+    for n in range(count):
+        kind = n % 3
+        if kind == 0:
+            game = services.start_game(alice, "lovers_discourse", {}, open_challenge=True, seed=n)
+            services.accept_challenge(game.pk, bob)
+        elif kind == 1:
+            services.start_game(bob, "lovers_discourse", {}, opponent=alice, seed=n)
+        else:
+            game = services.start_game(alice, "know_thyself", {}, seed=n)
+            services.abandon_game(game.pk, "Stopped.")
+        services.start_game(bob, "warring_planets", {}, open_challenge=True, seed=n)  # the lobby's
+
+
+@pytest.mark.parametrize("count", [10, 200])
+def test_my_games_and_the_lobby_ask_the_same_few_queries_for_10_or_200_games(
+        count, alice, bob, alice_client, django_assert_max_num_queries):
+    _games_for(alice, bob, count)
+    with django_assert_max_num_queries(10):
+        page = alice_client.get(reverse("games:list"))
+    assert page.status_code == 200 and page.content.decode().count('class="game-row"') >= min(count, 100)
+    assert "Bob invites you" in page.content.decode()
+    with django_assert_max_num_queries(10):
+        lobby = alice_client.get(reverse("games:lobby"))
+    assert lobby.content.decode().count('class="game-row"') == min(count, 100)
+    assert Seat.objects.filter(user=alice).count() >= count
+
+
+def test_a_chat_line_comes_back_to_its_sender_and_to_the_other_player(alice_client, bob_client, alice, bob):
+    duel = services.start_game(alice, "lovers_discourse", {}, open_challenge=True, seed=2)
+    services.accept_challenge(duel.pk, bob)
+    seen_alice = seen_in(alice_client.get(url("game", duel)).content.decode())
+    seen_bob = seen_in(bob_client.get(url("game", duel)).content.decode())
+    said = alice_client.post(url("chat", duel), {"text": "Good luck!", **seen_alice}, **HX).content.decode()
+    assert 'id="chat"' in said and "Good luck!" in said
+    heard = bob_client.get(url("game", duel), seen_bob, **HX).content.decode()
+    assert 'id="chat"' in heard and "Good luck!" in heard
+    assert 'id="board"' not in heard  # a chat line changes the chat only
