@@ -358,6 +358,8 @@ def seat_summary(outcome: dict, seat: int, names: dict[int, str], reason: str | 
             "drawn": "A draw", "ended": "The game ended"}.get(result, "The game ended")
     reason = reason if reason is not None else _named(outcome.get("reason") or "", seat, names)
     if reason:
+        if reason.startswith("You "):  # it follows a colon: "You lost: you raised ..."
+            reason = "you " + reason[4:]
         text += f": {reason.rstrip('.')}."
     else:
         text += "."

@@ -169,9 +169,13 @@ def entries_from_game(game_id: int) -> list[Entry]:
     made = []
     seats = list(game.seats.select_related("user"))
     names = {s.index: s.player_name for s in seats}
+    # The engine's own reason is worded for each reader ("You have the best Reading");
+    # the game's stored reason names everyone in the third person, so it serves only an
+    # end the engine has no words for.
+    engine_reason = (game.rules.outcome(state) or {}).get("reason")
     for seat in (s for s in seats if s.user_id is not None and not s.user.is_computer):
         reading = readings.from_game(game.mode, game.rules, state, seat.index, names=names,
-                                     reason=game.end_reason or None)
+                                     reason=None if engine_reason else (game.end_reason or None))
         with transaction.atomic():
             existing = Entry.objects.filter(owner=seat.user, source_game=game).first()
             if existing is not None:

@@ -99,7 +99,7 @@ def reading_layout(engine: dict, outcome: dict | None, seat: int | None = None) 
             "meaning": pos.get("meaning", ""), "card": pos.get("major"), "reversed": False,
             "minors": [{"card": m, "reversed": False} for m in pos.get("minors", [])], "note": note,
         })
-    sections = [{"id": "central", "title": "The four central Sefira",
+    sections = [{"id": "central", "title": "The four central Sefirot",
                  "about": "The middle pillar of the Tree, from the Crown down to the Foundation.",
                  "positions": positions}]
     obstacle = engine.get("obstacle")
