@@ -11,7 +11,8 @@ from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
 
-PLAYER_LINKS = {"My games": "games:list", "Lobby": "games:lobby", "Journal": "journal:list", "Profile": "profile"}
+PLAYER_LINKS = {"My games": "games:list", "Lobby": "games:lobby", "Journal": "journal:list", "Wizards": "wizards:list",
+                "Profile": "profile"}
 
 
 def nav_links(client, path="/") -> dict[str, tuple[str, bool]]:
