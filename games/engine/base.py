@@ -155,9 +155,13 @@ class Rules:
 
     def _listed_just_now(self, state: State, seat: int, move: Move) -> bool:
         last = self._last_legal
-        return (last is not None and last[0] is state and last[1] == state.get("moves")
-                and last[2] == state.get("rng") and last[3] == seat and type(seat) is int
-                and any(listed is move for listed in last[4]))
+        if (last is None or last[0] is not state or last[1] != state.get("moves")
+                or last[2] != state.get("rng") or last[3] != seat or type(seat) is not int):
+            return False
+        for listed in last[4]:  # a plain loop: any() over a generator cost 1/20 of a move
+            if listed is move:
+                return True
+        return False
 
     def view(self, state: State, seat: int | None) -> dict:
         raise NotImplementedError

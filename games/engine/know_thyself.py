@@ -84,6 +84,21 @@ def _log(state: State, event: str) -> None:
     state["log"] += event + "\n"
 
 
+def _meets_its_suit(plane: list[list[str]], card: str, column: int) -> bool:
+    """Whether ``card``, just put on top of ``column``, shares its row or its column with
+    another card of its suit."""
+    suit = card[-1]
+    col = plane[column]
+    row = len(col) - 1
+    for x in col[:row]:
+        if x[-1] == suit:
+            return True
+    for c, other in enumerate(plane):
+        if c != column and len(other) > row and other[row][-1] == suit:
+            return True
+    return False
+
+
 def _space_name(space: str) -> str:
     return SPACE_NAMES.get(space, space)
 
@@ -191,8 +206,9 @@ class KnowThyself(Rules):
         slot["room"] = self.capacity(state, space)
 
     def _put_minor(self, state: State, card: str, space: str) -> None:
-        slot = state["tree"][space]
-        slot["minors"].append(card)
+        # A new slot rather than a changed one: ``copy`` shares the slots between states.
+        old = state["tree"][space]
+        state["tree"][space] = slot = {**old, "minors": old["minors"] + [card]}
         if slot["room"] is None:  # the Fool away from Knowledge: any single Minor
             slot["room"] = 0
         else:
@@ -276,19 +292,18 @@ class KnowThyself(Rules):
 
     def copy(self, state: State) -> State:
         # Copy only what play() changes in place; everything else (strings, numbers, the
-        # options, the groups inside "negatable", the sets inside "choices", the finished
-        # "result") is only ever replaced, never changed, so it may be shared.  About three
-        # times faster than the generic marshal copy; test_apply_never_changes_the_state...
-        # guards it.
+        # options, the groups inside "negatable", "choices", the plane (``plane`` functions
+        # return new columns), the finished "result") is only ever replaced, never changed,
+        # so it may be shared.  A tree slot is replaced rather than changed (``_put_minor``),
+        # so the tree is copied one level deep: copying every slot on every move was a
+        # tenth of a game.  test_apply_never_changes_the_state... guards it.
         new = dict(state)
         new["deck"] = state["deck"][:]
         new["hand"] = state["hand"][:]
-        new["plane"] = [col[:] for col in state["plane"]]
-        new["tree"] = {s: {**slot, "minors": slot["minors"][:]} for s, slot in state["tree"].items()}
+        new["tree"] = dict(state["tree"])
         new["grace"] = state["grace"][:]
         new["waiting"] = state["waiting"][:]
         new["negatable"] = state["negatable"][:]
-        new["choices"] = state["choices"][:]
         new["discard"] = state["discard"][:]
         new["out"] = state["out"][:]
         return new
@@ -313,9 +328,17 @@ class KnowThyself(Rules):
                     self._put_major(state, card, to)
                 self._end_turn(state)
             else:
-                _log(state, f"play {card} {move['column']}")
-                state["plane"] = mplane.place(state["plane"], card, move["column"])
-                self._settle(state)
+                column = move["column"]
+                _log(state, f"play {card} {column}")
+                state["plane"] = plane = mplane.place(state["plane"], card, column)
+                if state["sacred"] is None and not _meets_its_suit(plane, card, column):
+                    # A standard plane is still after every move (``_settle`` matches it
+                    # until nothing matches), so only the new card can start a match: when
+                    # its row and column hold no card of its suit, nothing moves.  Scanning
+                    # the whole plane here was a quarter of a game.
+                    self._continue(state)
+                else:
+                    self._settle(state)
         elif kind == "place":
             card, to = move["card"], move["to"]
             state["waiting"].remove(card)
