@@ -3,7 +3,7 @@ move played and the steps it sets going, the end and the score, every card's pla
 
 from __future__ import annotations
 
-from ..base import Move, Rules, State
+from ..base import Move, Rules, State, copy_state
 from ..cards import is_card
 from ..drawings import render_dream_odyssey
 from ..known_games import register
@@ -13,6 +13,15 @@ from .encounters import Encounters
 from .journey import Journey
 from .powers import Powers
 from .tale import Tale
+
+# How ``DreamOdyssey.copy`` copies each key of the state; a key not named here is copied
+# in full.  Shared: numbers and strings, and dicts that are only ever replaced, never
+# changed.  Flat: lists whose items (strings, or small lists and dicts that are never
+# changed once made: the queue's steps, the tale's lines, the gains) are shared.
+_SHARED = frozenset({"game", "seed", "rng", "players", "moves", "options", "phase", "turn",
+                     "position", "world", "result"})
+_FLAT = frozenset({"majors", "majors_discard", "minors", "minors_discard", "hand", "party",
+                   "wounds", "peek", "crown_party", "gained", "queue", "tale"})
 
 
 class DreamOdyssey(Journey, Encounters, Powers, Tale, Rules):
@@ -30,6 +39,27 @@ class DreamOdyssey(Journey, Encounters, Powers, Tale, Rules):
     combinable = False
 
     # --- set-up ---------------------------------------------------------------------------
+
+    def copy(self, state: State) -> State:
+        # The marshal round trip of the whole state was a third of a game: it made a new
+        # string for every card of every pile.  Piles are sliced instead (the card strings
+        # shared); only the small nested parts (the encounter, the choice, the cards being
+        # discarded, the road travelled) still go through marshal.
+        new: State = {}
+        deep = {}
+        for key, value in state.items():
+            if key in _SHARED:
+                new[key] = value
+            elif key in _FLAT:
+                new[key] = value[:]
+            elif key == "spaces":
+                new[key] = {s: {**space, "stack": space["stack"][:]} for s, space in value.items()}
+            else:
+                new[key] = None  # holds the key's place: the copy keeps the state's key order
+                deep[key] = value
+        if deep:
+            new.update(copy_state(deep))
+        return new
 
     def _ask(self, state: State, kind: str, **details) -> None:
         state["choice"] = {"kind": kind, **details}
