@@ -25,7 +25,7 @@ from __future__ import annotations
 from . import plane as mplane
 from .known_games import register
 from .base import Move, Rules, State, shuffled
-from .cards import CARDS, COURTS, DECK, FOOL, is_card, label, short_name, value
+from .cards import CARDS, COURTS, DECK, FOOL, VALUES, is_card, label, short_name, value
 from .drawings import render_know_thyself
 from .tree import (ADJACENT, CENTRAL, GRACE_FIELDS, ROOT, SEFIRA, SPACE_NAMES, SPACES,
                    SPECIAL_CARD)
@@ -276,10 +276,19 @@ class KnowThyself(Rules):
                     moves += [{"type": "play", "card": card, "column": c} for c in columns]
             return moves
         if phase == "place":
+            # minor_places for each waiting card, with the open slots looked up once.
+            tree = state["tree"]
+            slots = [(s, tree[s]["room"]) for s in SPACES if s in tree and not tree[s]["resolved"]]
+            graces = None
             moves = []
             for card in state["waiting"]:
-                moves += [{"type": "place", "card": card, "to": s}
-                          for s in self.minor_places(state, card)]
+                v = VALUES[card]
+                spaces = [s for s, room in slots if room is None or v <= room]
+                if not spaces:
+                    if graces is None:
+                        graces = [g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None]
+                    spaces = graces
+                moves += [{"type": "place", "card": card, "to": s} for s in spaces]
             return moves
         if phase == "choose_set":
             return [{"type": "match", "cards": list(s)} for s in state["choices"]]
@@ -407,8 +416,9 @@ class KnowThyself(Rules):
     # check the two always agree.
     def _can_play(self, state: State) -> bool:
         hand = state["hand"]
-        if any(c[0] != "M" for c in hand):
-            return True  # a Minor can always go on some Seeress
+        for c in hand:
+            if c[0] != "M":
+                return True  # a Minor can always go on some Seeress
         spaces = self.open_spaces(state) if hand else []
         return any(self.major_spaces(state, c, spaces) for c in hand)
 

@@ -112,9 +112,13 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     each group may negate once.
     """
     groups: list[list[str]] = []
-    for line in lines(columns):
+    height = max(map(len, columns), default=0)
+    for line in [[col[r] for col in columns if len(col) > r] for r in range(height)] + columns:
         if len(line) < 2:
             continue
+        suits = {x[-1] for x in line}
+        if len(suits) == len(line):
+            continue  # all suits differ: most lines, and the cascade asks after every step
         by_suit: dict[str, list[str]] = {}
         for x in line:
             by_suit.setdefault(x[-1], []).append(x)
