@@ -84,19 +84,21 @@ def _log(state: State, event: str) -> None:
     state["log"] += event + "\n"
 
 
-def _meets_its_suit(plane: list[list[str]], card: str, column: int) -> bool:
-    """Whether ``card``, just put on top of ``column``, shares its row or its column with
-    another card of its suit."""
+def _groups_of_new_card(plane: list[list[str]], card: str, column: int) -> list[list[str]]:
+    """The groups ``card``, just put on top of ``column`` of a still plane, makes with the
+    cards of its suit in its row and in its column: ``plane.suit_groups`` of that plane
+    (no other line can hold two cards of a suit), without scanning it all."""
     suit = card[-1]
     col = plane[column]
     row = len(col) - 1
-    for x in col[:row]:
-        if x[-1] == suit:
-            return True
-    for c, other in enumerate(plane):
-        if c != column and len(other) > row and other[row][-1] == suit:
-            return True
-    return False
+    groups = []
+    in_row = [other[row] for other in plane if len(other) > row and other[row][-1] == suit]
+    if len(in_row) > 1:
+        groups.append(mplane.card_order(in_row))
+    in_column = [x for x in col if x[-1] == suit]
+    if len(in_column) > 1:
+        groups.append(mplane.card_order(in_column))
+    return groups
 
 
 def _space_name(space: str) -> str:
@@ -340,12 +342,12 @@ class KnowThyself(Rules):
                 column = move["column"]
                 _log(state, f"play {card} {column}")
                 state["plane"] = plane = mplane.place(state["plane"], card, column)
-                if state["sacred"] is None and not _meets_its_suit(plane, card, column):
+                if state["sacred"] is None:
                     # A standard plane is still after every move (``_settle`` matches it
-                    # until nothing matches), so only the new card can start a match: when
-                    # its row and column hold no card of its suit, nothing moves.  Scanning
-                    # the whole plane here was a quarter of a game.
-                    self._continue(state)
+                    # until nothing matches), so only the new card can start a match, in
+                    # its row and its column.  Scanning the whole plane for it was a
+                    # quarter of a game.
+                    self._settle(state, _groups_of_new_card(plane, card, column))
                 else:
                     self._settle(state)
         elif kind == "place":
@@ -432,10 +434,14 @@ class KnowThyself(Rules):
     def _end_turn(self, state: State) -> None:
         self._start_turn(state)
 
-    def _settle(self, state: State) -> None:
-        """Match the plane until it is still (picking Numerology sets as needed), then go on."""
+    def _settle(self, state: State, groups: list[list[str]] | None = None) -> None:
+        """Match the plane until it is still (picking Numerology sets as needed), then go on;
+        ``groups``, when given, are the standard plane's groups now (see ``plane.cascade``)."""
         if state["sacred"] is None:
-            columns, steps = mplane.cascade(state["plane"])
+            if groups == []:
+                self._continue(state)  # nothing matches: the plane stays as it is
+                return
+            columns, steps = mplane.cascade(state["plane"], groups)
             state["plane"] = columns
             for step in steps:
                 state["waiting"] += step["left"]

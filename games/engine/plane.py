@@ -126,8 +126,9 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     return groups
 
 
-def cascade(columns: Columns) -> tuple[Columns, list[dict]]:
-    """Resolve standard matches until none are left.
+def cascade(columns: Columns, groups: list[list[str]] | None = None) -> tuple[Columns, list[dict]]:
+    """Resolve standard matches until none are left (``groups``, when given, are
+    ``suit_groups(columns)``, which the caller already knows).
 
     All groups found at once leave together, the columns close up and the plane is matched
     again.  Returns the settled plane and the steps, each ``{"groups": [...], "left": [...]}``
@@ -135,12 +136,14 @@ def cascade(columns: Columns) -> tuple[Columns, list[dict]]:
     """
     steps: list[dict] = []
     while True:
-        groups = suit_groups(columns)
+        if groups is None:
+            groups = suit_groups(columns)
         if not groups:
             return columns, steps
         leaving = {x for g in groups for x in g}
         steps.append({"groups": groups, "left": in_leaving_order(columns, leaving)})
         columns = remove(columns, leaving)
+        groups = None
 
 
 def court_pairs(cards: Iterable[str]) -> list[list[str]]:
