@@ -52,6 +52,9 @@ _POSITION_NAMES = {"foundation": "The Foundation", "spirit": "Spirit", "knowledg
                    "crown": "The Crown"}
 _SEFIRA_SET = frozenset(SEFIRA)
 _LIST_EVENTS = frozenset({"match", "negate", "raise"})
+# The empty spaces a branch joins to the tree, for each set of occupied spaces met so far
+# (at most 2**12): worked out once, as a game asks on nearly every move.
+_OPEN_SPACES: dict[frozenset, tuple[str, ...]] = {}
 # The keys each kind of move may carry besides "type" (a play takes "to" or "column").
 _MOVE_KEYS = {"play": {"card", "to", "column"}, "place": {"card", "to"}, "match": {"cards"},
               "negate": {"cards"}, "raise": set(), "discard": {"card"}, "refill": set()}
@@ -221,13 +224,15 @@ class KnowThyself(Rules):
 
     def open_spaces(self, state: State) -> list[str]:
         """Every space a Major could go to now, before the Sun and Moon spaces' own rule."""
-        tree = state["tree"]
-        reach = set(tree)
-        reach.add(ROOT)
-        spaces = [s for s in SPACES if s not in tree and not ADJACENT[s].isdisjoint(reach)]
-        if len(tree.keys() & _SEFIRA_SET) == len(SEFIRA):
-            spaces += [g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None]
-        return spaces
+        taken = frozenset(state["tree"])
+        spaces = _OPEN_SPACES.get(taken)
+        if spaces is None:
+            reach = taken | {ROOT}
+            spaces = _OPEN_SPACES[taken] = tuple(
+                s for s in SPACES if s not in taken and not ADJACENT[s].isdisjoint(reach))
+        if _SEFIRA_SET <= taken:
+            return [*spaces, *(g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None)]
+        return list(spaces)
 
     def major_spaces(self, state: State, card: str, open_spaces: list[str] | None = None) -> list[str]:
         """Where the Major ``card`` may go: open spaces, the Sun and Moon spaces only for
