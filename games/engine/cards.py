@@ -105,6 +105,8 @@ def _build() -> dict[str, Card]:
 
 
 CARDS: dict[str, Card] = _build()
+# The Sefirot value of each code, for the engines' inner loops (``value`` reads it too).
+VALUES: dict[str, int] = {code: card.value for code, card in CARDS.items()}
 MAJORS: tuple[str, ...] = tuple(f"M{n}" for n in range(22))
 MINORS: tuple[str, ...] = tuple(f"{r}{s}" for s in SUITS for r in RANKS)
 DECK: tuple[str, ...] = MAJORS + MINORS
@@ -140,7 +142,7 @@ def rank_of(code: str) -> str | None:
 
 def value(code: str) -> int:
     """The Sefirot value: a Major its number, a pip its number (Ace 1), a court card 10."""
-    return CARDS[code].value
+    return VALUES[code]
 
 
 def major_number(code: str) -> int:

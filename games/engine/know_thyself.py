@@ -25,7 +25,7 @@ from __future__ import annotations
 from . import plane as mplane
 from .known_games import register
 from .base import Move, Rules, State, shuffled
-from .cards import CARDS, COURTS, DECK, FOOL, is_card, label, short_name, value
+from .cards import CARDS, COURTS, DECK, FOOL, VALUES, is_card, label, short_name, value
 from .drawings import render_know_thyself
 from .tree import (ADJACENT, CENTRAL, GRACE_FIELDS, ROOT, SEFIRA, SPACE_NAMES, SPACES,
                    SPECIAL_CARD)
@@ -52,6 +52,9 @@ _POSITION_NAMES = {"foundation": "The Foundation", "spirit": "Spirit", "knowledg
                    "crown": "The Crown"}
 _SEFIRA_SET = frozenset(SEFIRA)
 _LIST_EVENTS = frozenset({"match", "negate", "raise"})
+# The empty spaces a branch joins to the tree, for each set of occupied spaces met so far
+# (at most 2**12): worked out once, as a game asks on nearly every move.
+_OPEN_SPACES: dict[frozenset, tuple[str, ...]] = {}
 # The keys each kind of move may carry besides "type" (a play takes "to" or "column").
 _MOVE_KEYS = {"play": {"card", "to", "column"}, "place": {"card", "to"}, "match": {"cards"},
               "negate": {"cards"}, "raise": set(), "discard": {"card"}, "refill": set()}
@@ -82,6 +85,23 @@ def _log(state: State, event: str) -> None:
     one string copies several times faster than a list of them.
     """
     state["log"] += event + "\n"
+
+
+def _groups_of_new_card(plane: list[list[str]], card: str, column: int) -> list[list[str]]:
+    """The groups ``card``, just put on top of ``column`` of a still plane, makes with the
+    cards of its suit in its row and in its column: ``plane.suit_groups`` of that plane
+    (no other line can hold two cards of a suit), without scanning it all."""
+    suit = card[-1]
+    col = plane[column]
+    row = len(col) - 1
+    groups = []
+    in_row = [other[row] for other in plane if len(other) > row and other[row][-1] == suit]
+    if len(in_row) > 1:
+        groups.append(mplane.card_order(in_row))
+    in_column = [x for x in col if x[-1] == suit]
+    if len(in_column) > 1:
+        groups.append(mplane.card_order(in_column))
+    return groups
 
 
 def _space_name(space: str) -> str:
@@ -191,8 +211,9 @@ class KnowThyself(Rules):
         slot["room"] = self.capacity(state, space)
 
     def _put_minor(self, state: State, card: str, space: str) -> None:
-        slot = state["tree"][space]
-        slot["minors"].append(card)
+        # A new slot rather than a changed one: ``copy`` shares the slots between states.
+        old = state["tree"][space]
+        state["tree"][space] = slot = {**old, "minors": old["minors"] + [card]}
         if slot["room"] is None:  # the Fool away from Knowledge: any single Minor
             slot["room"] = 0
         else:
@@ -203,13 +224,15 @@ class KnowThyself(Rules):
 
     def open_spaces(self, state: State) -> list[str]:
         """Every space a Major could go to now, before the Sun and Moon spaces' own rule."""
-        tree = state["tree"]
-        reach = set(tree)
-        reach.add(ROOT)
-        spaces = [s for s in SPACES if s not in tree and not ADJACENT[s].isdisjoint(reach)]
-        if len(tree.keys() & _SEFIRA_SET) == len(SEFIRA):
-            spaces += [g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None]
-        return spaces
+        taken = frozenset(state["tree"])
+        spaces = _OPEN_SPACES.get(taken)
+        if spaces is None:
+            reach = taken | {ROOT}
+            spaces = _OPEN_SPACES[taken] = tuple(
+                s for s in SPACES if s not in taken and not ADJACENT[s].isdisjoint(reach))
+        if _SEFIRA_SET <= taken:
+            return [*spaces, *(g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None)]
+        return list(spaces)
 
     def major_spaces(self, state: State, card: str, open_spaces: list[str] | None = None) -> list[str]:
         """Where the Major ``card`` may go: open spaces, the Sun and Moon spaces only for
@@ -260,10 +283,19 @@ class KnowThyself(Rules):
                     moves += [{"type": "play", "card": card, "column": c} for c in columns]
             return moves
         if phase == "place":
+            # minor_places for each waiting card, with the open slots looked up once.
+            tree = state["tree"]
+            slots = [(s, tree[s]["room"]) for s in SPACES if s in tree and not tree[s]["resolved"]]
+            graces = None
             moves = []
             for card in state["waiting"]:
-                moves += [{"type": "place", "card": card, "to": s}
-                          for s in self.minor_places(state, card)]
+                v = VALUES[card]
+                spaces = [s for s, room in slots if room is None or v <= room]
+                if not spaces:
+                    if graces is None:
+                        graces = [g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None]
+                    spaces = graces
+                moves += [{"type": "place", "card": card, "to": s} for s in spaces]
             return moves
         if phase == "choose_set":
             return [{"type": "match", "cards": list(s)} for s in state["choices"]]
@@ -276,19 +308,18 @@ class KnowThyself(Rules):
 
     def copy(self, state: State) -> State:
         # Copy only what play() changes in place; everything else (strings, numbers, the
-        # options, the groups inside "negatable", the sets inside "choices", the finished
-        # "result") is only ever replaced, never changed, so it may be shared.  About three
-        # times faster than the generic marshal copy; test_apply_never_changes_the_state...
-        # guards it.
+        # options, the groups inside "negatable", "choices", the plane (``plane`` functions
+        # return new columns), the finished "result") is only ever replaced, never changed,
+        # so it may be shared.  A tree slot is replaced rather than changed (``_put_minor``),
+        # so the tree is copied one level deep: copying every slot on every move was a
+        # tenth of a game.  test_apply_never_changes_the_state... guards it.
         new = dict(state)
         new["deck"] = state["deck"][:]
         new["hand"] = state["hand"][:]
-        new["plane"] = [col[:] for col in state["plane"]]
-        new["tree"] = {s: {**slot, "minors": slot["minors"][:]} for s, slot in state["tree"].items()}
+        new["tree"] = dict(state["tree"])
         new["grace"] = state["grace"][:]
         new["waiting"] = state["waiting"][:]
         new["negatable"] = state["negatable"][:]
-        new["choices"] = state["choices"][:]
         new["discard"] = state["discard"][:]
         new["out"] = state["out"][:]
         return new
@@ -313,9 +344,17 @@ class KnowThyself(Rules):
                     self._put_major(state, card, to)
                 self._end_turn(state)
             else:
-                _log(state, f"play {card} {move['column']}")
-                state["plane"] = mplane.place(state["plane"], card, move["column"])
-                self._settle(state)
+                column = move["column"]
+                _log(state, f"play {card} {column}")
+                state["plane"] = plane = mplane.place(state["plane"], card, column)
+                if state["sacred"] is None:
+                    # A standard plane is still after every move (``_settle`` matches it
+                    # until nothing matches), so only the new card can start a match, in
+                    # its row and its column.  Scanning the whole plane for it was a
+                    # quarter of a game.
+                    self._settle(state, _groups_of_new_card(plane, card, column))
+                else:
+                    self._settle(state)
         elif kind == "place":
             card, to = move["card"], move["to"]
             state["waiting"].remove(card)
@@ -384,8 +423,9 @@ class KnowThyself(Rules):
     # check the two always agree.
     def _can_play(self, state: State) -> bool:
         hand = state["hand"]
-        if any(c[0] != "M" for c in hand):
-            return True  # a Minor can always go on some Seeress
+        for c in hand:
+            if c[0] != "M":
+                return True  # a Minor can always go on some Seeress
         spaces = self.open_spaces(state) if hand else []
         return any(self.major_spaces(state, c, spaces) for c in hand)
 
@@ -399,10 +439,14 @@ class KnowThyself(Rules):
     def _end_turn(self, state: State) -> None:
         self._start_turn(state)
 
-    def _settle(self, state: State) -> None:
-        """Match the plane until it is still (picking Numerology sets as needed), then go on."""
+    def _settle(self, state: State, groups: list[list[str]] | None = None) -> None:
+        """Match the plane until it is still (picking Numerology sets as needed), then go on;
+        ``groups``, when given, are the standard plane's groups now (see ``plane.cascade``)."""
         if state["sacred"] is None:
-            columns, steps = mplane.cascade(state["plane"])
+            if groups == []:
+                self._continue(state)  # nothing matches: the plane stays as it is
+                return
+            columns, steps = mplane.cascade(state["plane"], groups)
             state["plane"] = columns
             for step in steps:
                 state["waiting"] += step["left"]

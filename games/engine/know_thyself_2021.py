@@ -253,6 +253,9 @@ class KnowThyself2021(KnowThyself):
 
     def copy(self, state: State) -> State:
         new = super().copy(state)
+        new["plane"] = [col[:] for col in state["plane"]]
+        new["choices"] = state["choices"][:]
+        # Its slots and bridges change in place (``_add_minor``, ``_make_bridge``).
         new["tree"] = {s: {**slot, "minors": slot["minors"][:]} for s, slot in state["tree"].items()}
         new["bridges"] = {b: {**slot, "minors": slot["minors"][:]} for b, slot in state["bridges"].items()}
         return new

@@ -112,9 +112,13 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     each group may negate once.
     """
     groups: list[list[str]] = []
-    for line in lines(columns):
+    height = max(map(len, columns), default=0)
+    for line in [[col[r] for col in columns if len(col) > r] for r in range(height)] + columns:
         if len(line) < 2:
             continue
+        suits = {x[-1] for x in line}
+        if len(suits) == len(line):
+            continue  # all suits differ: most lines, and the cascade asks after every step
         by_suit: dict[str, list[str]] = {}
         for x in line:
             by_suit.setdefault(x[-1], []).append(x)
@@ -122,8 +126,9 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     return groups
 
 
-def cascade(columns: Columns) -> tuple[Columns, list[dict]]:
-    """Resolve standard matches until none are left.
+def cascade(columns: Columns, groups: list[list[str]] | None = None) -> tuple[Columns, list[dict]]:
+    """Resolve standard matches until none are left (``groups``, when given, are
+    ``suit_groups(columns)``, which the caller already knows).
 
     All groups found at once leave together, the columns close up and the plane is matched
     again.  Returns the settled plane and the steps, each ``{"groups": [...], "left": [...]}``
@@ -131,12 +136,14 @@ def cascade(columns: Columns) -> tuple[Columns, list[dict]]:
     """
     steps: list[dict] = []
     while True:
-        groups = suit_groups(columns)
+        if groups is None:
+            groups = suit_groups(columns)
         if not groups:
             return columns, steps
         leaving = {x for g in groups for x in g}
         steps.append({"groups": groups, "left": in_leaving_order(columns, leaving)})
         columns = remove(columns, leaving)
+        groups = None
 
 
 def court_pairs(cards: Iterable[str]) -> list[list[str]]:
