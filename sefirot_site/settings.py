@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "sefirot_site.accounts",
     "sefirot_site.outbox",
     "games",
+    "games.ratings",
     "journal",
 ]
 
