@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "sefirot_site.outbox",
     "games",
     "games.ratings",
+    "games.computer",
     "journal",
 ]
 
