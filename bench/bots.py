@@ -84,8 +84,16 @@ def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[fl
     return int(out["result"] == "win"), times
 
 
+PROGRESS: str | None = None  # a file each finished game is appended to (--progress)
+
+
 def _one(args):
-    return one_game(*args)
+    result = one_game(*args)
+    if PROGRESS:
+        with open(PROGRESS, "a") as f:
+            f.write(json.dumps({"game": args[0], "level": args[1], "opponent": args[2], "g": args[3],
+                                "won": result[0], "times": result[1]}) + "\n")
+    return result
 
 
 def bench(slug: str, level: str, opponent: str, games: int, jobs: int = 1) -> dict:
@@ -139,7 +147,11 @@ def main() -> None:
     parser.add_argument("--opponent", action="append", choices=["random", "greedy", "self", "alone"])
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes playing games side by side (figures are the same)")
+    parser.add_argument("--progress", help="append each finished game to this file (JSON lines), "
+                                           "to follow a long run")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = args.progress
     rows = []
     for slug in args.game or PLAN:
         opponents, levels = PLAN[slug]

@@ -12,11 +12,17 @@ Levels (``LEVELS``):
              the iterations in which it was legal: the "availability" count of the paper's
              UCB), adds a node, plays a short random playout and scores where it stops.
 
+ISMCTS starts its root from the greedy level's judgement (each move as if tried
+``PRIOR_VISITS`` times) and keeps the scorer's opinion of every node as a progressive bias
+(Chaslot et al. 2008) that fades with visits: the search spends its iterations telling the
+good moves apart rather than rediscovering the bad ones (measured with bench/bots.py).
+
 Everything is seeded: the same view, moves, level and seed give the same move, so a bot
 game replays.  The search never sees a real state: it builds its own from the view with
-``Rules.determinize``.  A game with no determinizer yet (Dream Odyssey for now) gets a
-seeded random legal move at every level: adding ``games/engine/determinize_<slug>.py`` and
-a scoring function in ``scoring.py`` gives it the real levels.
+``Rules.determinize`` (every game registered today has one).  The documented fallback: a
+game that lands without a determinizer gets a seeded random legal move at every level;
+adding ``games/engine/determinize_<slug>.py`` and a scoring function in ``scoring.py``
+gives it the real levels.
 A bot never forfeits while it has another move.
 """
 

@@ -98,20 +98,23 @@ class Tale:
         mention of a card the view does not show is "?x".  So it holds no card the rest of
         the view does not show."""
         known = copy.deepcopy({k: v for k, v in state.items() if k not in ("tale", "seed", "rng")})
+        hidden = set(state["minors"]) | set(state["majors"])
         known["minors"] = ["?m"] * len(state["minors"])
         known["majors"] = ["?M"] * len(state["majors"])
         for s, space in known["spaces"].items():
             shown = space["open"] or s == "crown"
             if space["major"] and not shown:
+                hidden.add(space["major"])
                 space["major"] = "?M"
+            hidden.update(space["stack"][1 if space["open"] else 0:])
             space["stack"] = [c if (i == 0 and space["open"]) else "?m"
                               for i, c in enumerate(space["stack"])]
 
         def blank(item):
-            # Anything else naming a card the view does not show (a slot's card that has
-            # since gone back into a pile, say) is blanked too.
+            # Anything else naming a card that lies face down now (a slot's card that has
+            # since gone back into a pile, say) or that the view does not show is blanked.
             if isinstance(item, str):
-                if item in CARDS and item not in visible:
+                if item in CARDS and (item in hidden or item not in visible):
                     return "?x"
                 return item
             if isinstance(item, list):
