@@ -46,7 +46,7 @@ def _why(rules, view: dict, seat: int, move: dict, stats: dict, rng: random.Rand
     if stat and stat[1] >= 10:
         return f"it looked best over {stat[1]} simulated continuations of the game."
     if after > before + 5:
-        return "it resolves a Major or brings one close to resolving."
+        return "it makes the biggest step forward at once."
     if after > before:
         return "it improves your position the most."
     return "it costs you the least."
