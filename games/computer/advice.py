@@ -50,12 +50,11 @@ def request_review(game: Game) -> Review:
         raise NoAdvice("Reviews are made of the games played alone.")
     if game.status != Game.Status.FINISHED or not game.moves.exists():
         raise NoAdvice("A review is made once the game is over.")
-    from .tasks import review_solo_game
-
     with transaction.atomic():
         review, created = Review.objects.get_or_create(game=game, defaults={"level": REVIEW_LEVEL})
         if created:
-            enqueue(review_solo_game, game.pk)
+            # By name: the task (tasks.review_solo_game) calls back into this module.
+            enqueue("games.review_solo_game", game.pk)
     return review
 
 
