@@ -6,13 +6,10 @@ on the state dict as described in the package's docstring."""
 
 from __future__ import annotations
 
-import copy
-
 from ..base import Move, State
 from ..cards import CARDS, COURTS, is_card, rank_of, value
 from ..dream_tables import AUGMENT, COURT_PEOPLE, PLACES
 from ..tree import ADJACENT, SPACES
-from ..words import visible_cards
 from .common import REST_PHASES, SLUG, _a, _cap, _slot_id, _slot_index, _space, _the
 
 
@@ -86,44 +83,42 @@ class Tale:
             "reading": self._reading_view(state, player),
         }
         if player:
-            shown["known"] = self._known_state(state, visible_cards(shown))
+            shown["known"] = self._known_state(state)
         return shown
 
     @staticmethod
-    def _known_state(state: State, visible: set[str]) -> dict:
+    def _known_state(state: State) -> dict:
         """The state as the player knows it, for the bots' determinizer
         (``determinize_dream_odyssey``): every card of a face-down pile is a blank ("?M"
         in the Majors' piles and unopened Sefirot, "?m" in the Minors deck and the stacks
-        below their tops), the seed is gone and so is the tale (words only); any other
-        mention of a card the view does not show is "?x".  So it holds no card the rest of
-        the view does not show."""
-        known = copy.deepcopy({k: v for k, v in state.items() if k not in ("tale", "seed", "rng")})
+        below their tops), any other mention of a card lying face down now is "?x", the
+        seed is gone and so is the tale (words only).  Every other card lies face up where
+        the player sees it, so this holds no card the rest of the view does not show."""
         hidden = set(state["minors"]) | set(state["majors"])
-        known["minors"] = ["?m"] * len(state["minors"])
-        known["majors"] = ["?M"] * len(state["majors"])
-        for s, space in known["spaces"].items():
-            shown = space["open"] or s == "crown"
-            if space["major"] and not shown:
+        for s, space in state["spaces"].items():
+            if space["major"] and not (space["open"] or s == "crown"):
                 hidden.add(space["major"])
-                space["major"] = "?M"
             hidden.update(space["stack"][1 if space["open"] else 0:])
-            space["stack"] = [c if (i == 0 and space["open"]) else "?m"
-                              for i, c in enumerate(space["stack"])]
 
-        def blank(item):
-            # Anything else naming a card that lies face down now (a slot's card that has
-            # since gone back into a pile, say) or that the view does not show is blanked.
+        def blank(item):  # a copy, with the mentions of face-down cards blanked
             if isinstance(item, str):
-                if item in CARDS and (item in hidden or item not in visible):
-                    return "?x"
-                return item
+                return "?x" if item in hidden else item
             if isinstance(item, list):
                 return [blank(x) for x in item]
             if isinstance(item, dict):
                 return {k: blank(v) for k, v in item.items()}
             return item
 
-        return blank(known)
+        known = {k: blank(v) for k, v in state.items() if k not in ("tale", "seed", "rng")}
+        known["minors"] = ["?m"] * len(state["minors"])
+        known["majors"] = ["?M"] * len(state["majors"])
+        for s, space in state["spaces"].items():
+            mine = known["spaces"][s]
+            if space["major"] and not (space["open"] or s == "crown"):
+                mine["major"] = "?M"
+            mine["stack"] = [c if (i == 0 and space["open"]) else "?m"
+                             for i, c in enumerate(space["stack"])]
+        return known
 
     def _reading_view(self, state: State, player: bool) -> dict | None:
         if state["phase"] != "over":
