@@ -1,13 +1,14 @@
 """Computer players: how often each bot level wins, and how long it takes per move.
 
 Run from the repository root:  .venv/bin/python bench/bots.py [--games N] [--game SLUG ...]
-                                [--level LEVEL ...] [--json]
+                                [--level LEVEL ...] [--opponent OPP ...] [--jobs J] [--json]
 
 For each game and level, over N seeded games (default 200; game g uses seed g, and the bot
 takes seat 0 in even games and seat 1 in odd ones):
 
-- Warring Planets: the bot against a uniformly random player and against the greedy level
-  (opponent "random", "greedy"); a win is the bot among the winners;
+- Warring Planets, and Tarot Hallow with three seats: the bot against uniformly random
+  players and against the greedy level (opponent "random", "greedy"); a win is the bot
+  among the winners (in Tarot Hallow the bot takes seat g % 3);
 - Lovers' Discourse: a pair of bots of the level (opponent "self"); level "random" is the
   random pair to compare with;
 - Know Thyself and Dream Odyssey: the bot alone (opponent "alone"); level "random" is the
@@ -15,7 +16,8 @@ takes seat 0 in even games and seat 1 in odd ones):
 
 The random player picks uniformly among the legal moves but never forfeits (a player who
 forfeits at random would end most games at once).  Times are CPU seconds of this process
-per bot move (so other work on a shared machine does not skew them): median and 95th
+per bot move (so other work on a shared machine does not skew them; ``--jobs J`` plays the
+games in J processes side by side, with the same figures): median and 95th
 percentile.  ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games",
 "win_rate", "move_p50_s", "move_p95_s"}; otherwise a table, with the issue's targets
 checked: ISMCTS beats random in >= 90 % of Warring Planets games and greedy in >= 60 %, a
@@ -42,10 +44,13 @@ TOP = BOT_LEVELS[-1]
 # game -> (opponents, levels to bench)
 PLAN = {
     "warring_planets": (["random", "greedy"], BOT_LEVELS),
+    "tarot_hallow": (["random", "greedy"], BOT_LEVELS),
     "lovers_discourse": (["self"], ["random"] + BOT_LEVELS),
     "know_thyself": (["alone"], ["random"] + BOT_LEVELS),
     "dream_odyssey": (["alone"], ["random"] + BOT_LEVELS),
 }
+# Seats at the table when the bot plays against others (the rest are all the opponent).
+SEATS = {"tarot_hallow": 3}
 
 
 def play(rules, levels: list[str], bot_seats: set[int], seed: int, times: list[float]) -> dict:
@@ -61,24 +66,48 @@ def play(rules, levels: list[str], bot_seats: set[int], seed: int, times: list[f
     return rules.outcome(state)
 
 
-def bench(slug: str, level: str, opponent: str, games: int) -> dict:
+def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[float]]:
+    """(1 if the bot's side won game ``g`` else 0, the bot's move times)."""
     rules = get_rules(slug)
     times: list[float] = []
-    wins = 0
-    for g in range(games):
-        if opponent in ("random", "greedy"):
-            bot = g % 2
-            levels = [opponent, opponent]
-            levels[bot] = level
-            out = play(rules, levels, {bot}, g, times)
-            wins += bot in out["winners"]
-        elif opponent == "self":
-            out = play(rules, [level, level], {0, 1}, g, times)
-            wins += out["result"] == "win"
-        else:
-            out = play(rules, [level], {0}, g, times)
-            wins += out["result"] == "win"
-    times.sort()
+    if opponent in ("random", "greedy"):
+        seats = SEATS.get(slug, 2)
+        bot = g % seats
+        levels = [opponent] * seats
+        levels[bot] = level
+        out = play(rules, levels, {bot}, g, times)
+        return int(bot in out["winners"]), times
+    if opponent == "self":
+        out = play(rules, [level, level], {0, 1}, g, times)
+    else:
+        out = play(rules, [level], {0}, g, times)
+    return int(out["result"] == "win"), times
+
+
+PROGRESS: str | None = None  # a file each finished game is appended to (--progress)
+
+
+def _one(args):
+    result = one_game(*args)
+    if PROGRESS:
+        with open(PROGRESS, "a") as f:
+            f.write(json.dumps({"game": args[0], "level": args[1], "opponent": args[2], "g": args[3],
+                                "won": result[0], "times": result[1]}) + "\n")
+    return result
+
+
+def bench(slug: str, level: str, opponent: str, games: int, jobs: int = 1) -> dict:
+    """Game g has seed g whatever the number of jobs, so the figures do not depend on it."""
+    work = [(slug, level, opponent, g) for g in range(games)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(_one, work, chunksize=1)
+    else:
+        results = [_one(w) for w in work]
+    wins = sum(r[0] for r in results)
+    times = sorted(t for r in results for t in r[1])
     return {"game": slug, "level": level, "opponent": opponent, "games": games,
             "win_rate": round(wins / games, 4),
             "move_p50_s": round(statistics.median(times), 4) if times else 0.0,
@@ -115,7 +144,14 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=sorted(PLAN))
     parser.add_argument("--level", action="append", choices=LEVELS)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--opponent", action="append", choices=["random", "greedy", "self", "alone"])
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing games side by side (figures are the same)")
+    parser.add_argument("--progress", help="append each finished game to this file (JSON lines), "
+                                           "to follow a long run")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = args.progress
     rows = []
     for slug in args.game or PLAN:
         opponents, levels = PLAN[slug]
@@ -123,7 +159,9 @@ def main() -> None:
             if args.level and level not in args.level:
                 continue
             for opp in opponents:
-                row = bench(slug, level, opp, args.games)
+                if args.opponent and opp not in args.opponent:
+                    continue
+                row = bench(slug, level, opp, args.games, args.jobs)
                 rows.append(row)
                 if not args.json:
                     print(f"{row['game']:17} {row['level']:12} vs {row['opponent']:7} "

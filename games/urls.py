@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import rules_views, views
+from .computer import views as computer_views
 
 app_name = "games"
 
@@ -26,4 +27,6 @@ urlpatterns = [
     path("<int:game_id>/notes/", views.notes, name="notes"),
     path("<int:game_id>/history/", views.history, name="history"),
     path("<int:game_id>/record.json", views.record, name="record"),
+    path("<int:game_id>/hint/", computer_views.hint, name="hint"),
+    path("<int:game_id>/review/", computer_views.review, name="review"),
 ]

@@ -104,6 +104,8 @@ INSTALLED_APPS = [
     "sefirot_site.outbox",
     "games",
     "games.wizards",
+    "games.ratings",
+    "games.computer",
     "journal",
 ]
 

@@ -46,7 +46,7 @@ def _why(rules, view: dict, seat: int, move: dict, stats: dict, rng: random.Rand
     if stat and stat[1] >= 10:
         return f"it looked best over {stat[1]} simulated continuations of the game."
     if after > before + 5:
-        return "it resolves a Major or brings one close to resolving."
+        return "it makes the biggest step forward at once."
     if after > before:
         return "it improves your position the most."
     return "it costs you the least."
@@ -86,12 +86,27 @@ def win_chance(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAY
 
 def review(rules, seed: int, players: int, options: dict | None, record: list, seat: int = 0,
            level: str = "greedy", bot_seed: int = 0, playouts: int = PLAYOUTS,
-           deck: list[str] | None = None) -> list[dict]:
+           deck: list[str] | None = None, deadline: float | None = None) -> list[dict]:
     """For each of ``seat``'s moves in ``record`` (the game's ``(seat, move)`` log): ``{"n",
     "move", "words", "bot_move", "bot_words", "differs", "win_before", "win_after"}``;
-    win chances are shares in [0, 1] (None where a game has no determinizer)."""
+    win chances are shares in [0, 1] (None where a game has no determinizer, or once
+    ``deadline``, a ``time.time()``, has passed: a long game's review stays bounded).
+    A position's chance is estimated once: a move's "after" is the next one's "before"
+    when nobody else moved between."""
+    import time
+
     state = rules.new_game(seed, players, options, deck)
     rows = []
+    chances: dict[str, float | None] = {}
+
+    def chance(view: dict) -> float | None:
+        key = move_key(view)
+        if key not in chances:
+            if deadline is not None and time.time() > deadline:
+                return None
+            chances[key] = win_chance(rules, view, seat, bot_seed, playouts)
+        return chances[key]
+
     for n, (who, move) in enumerate(record):
         if who == seat:
             view = rules.view(state, seat)
@@ -99,14 +114,14 @@ def review(rules, seed: int, players: int, options: dict | None, record: list, s
             bot, _ = decide(rules, view, moves, seat, level, bot_seed)
             words = rules.describe_move(state, seat, move)
             bot_words = rules.describe_move(state, seat, bot)
-            before = win_chance(rules, view, seat, bot_seed, playouts)
+            before = chance(view)
         state = rules.apply(state, who, move)
         if who == seat:
             out = rules.outcome(state)
             if out is not None:
                 after = 1.0 if seat in out["winners"] else 0.5 if out["result"] == "draw" else 0.0
             else:
-                after = win_chance(rules, rules.view(state, seat), seat, bot_seed, playouts)
+                after = chance(rules.view(state, seat))
             rows.append({"n": n, "move": move, "words": words, "bot_move": bot,
                          "bot_words": bot_words,
                          "differs": move_key(bot) != move_key(move) and move in playable(moves),

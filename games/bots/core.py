@@ -12,11 +12,17 @@ Levels (``LEVELS``):
              the iterations in which it was legal: the "availability" count of the paper's
              UCB), adds a node, plays a short random playout and scores where it stops.
 
+ISMCTS starts its root from the greedy level's judgement (each move as if tried
+``PRIOR_VISITS`` times) and keeps the scorer's opinion of every node as a progressive bias
+(Chaslot et al. 2008) that fades with visits: the search spends its iterations telling the
+good moves apart rather than rediscovering the bad ones (measured with bench/bots.py).
+
 Everything is seeded: the same view, moves, level and seed give the same move, so a bot
 game replays.  The search never sees a real state: it builds its own from the view with
-``Rules.determinize``.  A game with no determinizer yet (Dream Odyssey for now) gets a
-seeded random legal move at every level: adding ``games/engine/determinize_<slug>.py`` and
-a scoring function in ``scoring.py`` gives it the real levels.
+``Rules.determinize`` (every game registered today has one).  The documented fallback: a
+game that lands without a determinizer gets a seeded random legal move at every level;
+adding ``games/engine/determinize_<slug>.py`` and a scoring function in ``scoring.py``
+gives it the real levels.
 A bot never forfeits while it has another move.
 """
 
@@ -39,6 +45,8 @@ PLAYOUT_DEPTH = 2  # random moves after the tree before the state is scored (tun
 # Games whose playouts should look further (measured with bench/bots.py).
 PLAYOUT_DEPTHS: dict[str, int] = {"lovers_discourse": 12}
 EXPLORATION = 0.7
+BIAS_WEIGHT = 1.0
+PRIOR_VISITS = 8
 
 
 def move_key(move: dict) -> str:
@@ -126,17 +134,29 @@ class Node:
     visits: int = 0
     reward: float = 0.0
     avail: int = 1
+    bias: float = 0.5  # the scorer's value of the position the move leads to, in [0, 1]
     children: dict[str, "Node"] = field(default_factory=dict)
 
     def ucb(self) -> float:
+        # Progressive bias (Chaslot et al. 2008): the scorer's opinion weighs while a move
+        # has few visits and fades as the search's own statistics grow.
         return (self.reward / self.visits
-                + EXPLORATION * math.sqrt(math.log(self.avail) / self.visits))
+                + EXPLORATION * math.sqrt(math.log(self.avail) / self.visits)
+                + BIAS_WEIGHT * self.bias / (self.visits + 1))
 
 
 def ismcts(rules, view: dict, options: list[dict], seat: int, rng: random.Random,
            iterations: int):
     root = Node()
     root_keys = {move_key(m): m for m in options}
+    # The root's moves start from the greedy level's judgement, as if each had been tried
+    # PRIOR_VISITS times: the search then spends its iterations on telling the good moves
+    # apart instead of rediscovering the bad ones.
+    _, judged = greedy(rules, view, options, seat, rng)
+    for key, (mean, _n) in judged.items():
+        prior = _reward(mean)
+        root.children[key] = Node(root_keys[key], seat, visits=PRIOR_VISITS,
+                                  reward=prior * PRIOR_VISITS, bias=prior)
     players = range(max(1, len(view.get("hand_counts") or [0])))
     for _ in range(iterations):
         state = rules.determinize(view, seat, rng)
@@ -156,9 +176,9 @@ def ismcts(rules, view: dict, options: list[dict], seat: int, rng: random.Random
             untried = [k for k in legal if k not in node.children]
             if untried:
                 key = rng.choice(untried)
-                child = Node(legal[key], actor)
-                node.children[key] = child
                 state = rules.apply(state, actor, legal[key])
+                child = Node(legal[key], actor, bias=scoring.value(rules, state, actor))
+                node.children[key] = child
                 path.append(child)
                 break
             node = max(known, key=Node.ucb)
@@ -175,6 +195,14 @@ def ismcts(rules, view: dict, options: list[dict], seat: int, rng: random.Random
                                        if move_key(m) in root.children else -1,
                                        stats.get(move_key(m), (0, 0))[0]))
     return best, stats
+
+
+def _reward(score: float) -> float:
+    if score >= scoring.WIN:
+        return 1.0
+    if score <= -scoring.WIN:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / scoring.SCALE))
 
 
 def playout(rules, state: dict, rng: random.Random, depth: int | None = None) -> dict:

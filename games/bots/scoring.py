@@ -14,10 +14,12 @@ import math
 from typing import Callable
 
 from games.engine.cards import value as card_value
+from games.engine.tarot_hallow import number as tarot_number
 
 Scorer = Callable[[object, dict, int], float]
 SCORERS: dict[str, Scorer] = {}
 WIN = 1000.0
+SCALE = 20.0  # score difference that makes a reward of about 0.73
 
 
 def register(slug: str):
@@ -58,7 +60,7 @@ def score(rules, state: dict, seat: int) -> float:
     return SCORERS.get(rules.slug, generic)(rules, state, seat)
 
 
-def value(rules, state: dict, seat: int, scale: float = 20.0) -> float:
+def value(rules, state: dict, seat: int, scale: float = SCALE) -> float:
     """The score as a reward in [0, 1]: 1 for a win, 0 for a loss, a logistic in between."""
     s = score(rules, state, seat)
     if s >= WIN:
@@ -134,3 +136,25 @@ SCORERS["warring_planets_2021"] = score_warring_planets
 @register("lovers_discourse_2021")
 def score_lovers_discourse_2021(rules, state: dict, seat: int) -> float:
     return score_lovers_discourse(rules, {**state, "gifts": []}, seat)
+
+
+@register("tarot_hallow")
+def score_tarot_hallow(rules, state: dict, seat: int) -> float:
+    done = terminal(rules, state, seat)
+    if done is not None:
+        return done
+    scores = rules.scores(state)
+    rivals = [v for i, v in enumerate(scores) if i != seat]
+    # Pip strength in hand wins later contests; courts are worth a power.
+    hand = sum(min(v, 10) for v in (tarot_number(c) for c in state["hands"][seat]) if v)
+    return 3.0 * (scores[seat] - max(rivals)) + 0.1 * hand
+
+
+@register("dream_odyssey")
+def score_dream_odyssey(rules, state: dict, seat: int) -> float:
+    done = terminal(rules, state, seat)
+    if done is not None:
+        return done
+    wounds = sum(1 for w in state["wounds"] if w)
+    return (6.0 * rules.score(state) - 8.0 * wounds + 1.0 * len(state["hand"])
+            + 1.5 * len(state["party"]))

@@ -36,3 +36,12 @@ def play_computer_move(game_id: int, version: int) -> str:
     except services.StaleMove:
         return "moved on"
     return f"played {move['type']}"
+
+
+@shared_task(name="games.review_solo_game", soft_time_limit=150, time_limit=180,
+             autoretry_for=(OSError,), max_retries=3, default_retry_delay=30)
+def review_solo_game(game_id: int) -> str:
+    """Review a finished solo game (games.computer.advice); a review once done is kept."""
+    from .advice import compute_review
+
+    return compute_review(game_id)

@@ -107,3 +107,38 @@ def test_the_computer_answers_through_a_real_worker_and_is_never_mailed(
     page = alice_client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "Hermes (computer)" in page
     assert all("computer" not in " ".join(recipients) for recipients, _ in smtp_server._messages)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_computers_move_is_played_by_a_worker_logged_and_mailed_like_a_persons(
+        celery_worker_process, smtp_server, alice):
+    from django.test import Client
+
+    game = reload(services.start_game(alice, "warring_planets", opponent=computer_player("greedy"), seed=7))
+    # Alice plays by mail, as it were: not on the page, so her turn mail is not held back.
+    while game.to_act == [0]:
+        move = [m for m in game.rules.legal_moves(game.load_state(), 0) if m["type"] != "forfeit"][0]
+        services.submit_move(game.pk, game.seats.get(index=0), move, game.version)
+        game = reload(game)
+    assert game.to_act == [1]
+    computer_from = game.version
+    deadline = time.monotonic() + 90
+    while reload(game).to_act == [1] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    game = reload(game)
+    assert game.to_act != [1], "the worker did not play the computer's move"
+
+    # Logged like a person's: a numbered move with its words, in the page's log by name.
+    played = list(Move.objects.filter(game=game, seat=1, number__gt=computer_from))
+    assert played and all(m.description for m in played)
+    client = Client()
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Hermes" in page.split('id="log"')[1]
+    # Mailed like a person's: alice's turn mail comes after the computer's move, naming it.
+    if game.status == Game.Status.ACTIVE:
+        mail = smtp_server.wait_for(alice.email, timeout=90)
+        text = smtp_server.text(mail)
+        assert "Hermes" in text and "seat 1" not in text.lower()
+    assert all("computer" not in " ".join(recipients) for recipients, _ in smtp_server._messages)

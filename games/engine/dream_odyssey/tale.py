@@ -51,7 +51,7 @@ class Tale:
                 "stack_count": len(space["stack"]),
                 "stack_top": space["stack"][0] if space["open"] and space["stack"] else None,
             }
-        return {
+        shown = {
             "game": SLUG,
             "seat": seat,
             "variant": list(state["options"]["variant"]),
@@ -82,6 +82,43 @@ class Tale:
             "outcome": self.outcome(state),
             "reading": self._reading_view(state, player),
         }
+        if player:
+            shown["known"] = self._known_state(state)
+        return shown
+
+    @staticmethod
+    def _known_state(state: State) -> dict:
+        """The state as the player knows it, for the bots' determinizer
+        (``determinize_dream_odyssey``): every card of a face-down pile is a blank ("?M"
+        in the Majors' piles and unopened Sefirot, "?m" in the Minors deck and the stacks
+        below their tops), any other mention of a card lying face down now is "?x", the
+        seed is gone and so is the tale (words only).  Every other card lies face up where
+        the player sees it, so this holds no card the rest of the view does not show."""
+        hidden = set(state["minors"]) | set(state["majors"])
+        for s, space in state["spaces"].items():
+            if space["major"] and not (space["open"] or s == "crown"):
+                hidden.add(space["major"])
+            hidden.update(space["stack"][1 if space["open"] else 0:])
+
+        def blank(item):  # a copy, with the mentions of face-down cards blanked
+            if isinstance(item, str):
+                return "?x" if item in hidden else item
+            if isinstance(item, list):
+                return [blank(x) for x in item]
+            if isinstance(item, dict):
+                return {k: blank(v) for k, v in item.items()}
+            return item
+
+        known = {k: blank(v) for k, v in state.items() if k not in ("tale", "seed", "rng")}
+        known["minors"] = ["?m"] * len(state["minors"])
+        known["majors"] = ["?M"] * len(state["majors"])
+        for s, space in state["spaces"].items():
+            mine = known["spaces"][s]
+            if space["major"] and not (space["open"] or s == "crown"):
+                mine["major"] = "?M"
+            mine["stack"] = [c if (i == 0 and space["open"]) else "?m"
+                             for i, c in enumerate(space["stack"])]
+        return known
 
     def _reading_view(self, state: State, player: bool) -> dict | None:
         if state["phase"] != "over":
