@@ -51,7 +51,7 @@ class Encounters:
 
     def _begin_sefira_encounter(self, state: State) -> None:
         to = state["position"]
-        space = state["spaces"][to]
+        space = self._own_space(state, to)
         cards, space["stack"] = space["stack"], []
         major = space["major"]
         guards = _list([self._who(state, c) for c in cards]) or "no one at all"
@@ -259,7 +259,7 @@ class Encounters:
                 state["queue"].insert(0, ["peek_lost"])
             return
         space_id = enc["space"]
-        space = state["spaces"][space_id]
+        space = self._own_space(state, space_id)
         place = self._place(state, space["major"])
         if won:
             major, space["major"] = space["major"], None
@@ -269,7 +269,7 @@ class Encounters:
             self._tale(state, f"{_space(space_id)} is overcome: {CARDS[major].name} joins your party.")
             opened = [s for s in SPACES if s in ADJACENT[space_id] and not state["spaces"][s]["open"]]
             for s in opened:
-                state["spaces"][s]["open"] = True
+                self._own_space(state, s)["open"] = True
             if opened:
                 self._tale(state, f"New ways open toward {_list([_space(s) for s in opened])}.")
             if space_id in SUN_MOON and state["majors"]:
@@ -313,7 +313,7 @@ class Encounters:
             self._tale(state, f"The Chariot carries you away from the "
                               f"{self._person(state, trigger).lower()}.")
         else:
-            space = state["spaces"][enc["space"]]
+            space = self._own_space(state, enc["space"])
             space["stack"] = [s["card"] for s in standing]
             self._tale(state, f"The Chariot carries you away from the "
                               f"{self._place(state, space['major']).lower()}.")

@@ -3,7 +3,7 @@ move played and the steps it sets going, the end and the score, every card's pla
 
 from __future__ import annotations
 
-from ..base import Move, Rules, State
+from ..base import Move, Rules, State, copy_state
 from ..cards import is_card
 from ..drawings import render_dream_odyssey
 from ..known_games import register
@@ -13,6 +13,18 @@ from .encounters import Encounters
 from .journey import Journey
 from .powers import Powers
 from .tale import Tale
+
+# How ``DreamOdyssey.copy`` copies each key of the state; a key not named here is copied
+# in full (marshal).  Shared: numbers and strings, and dicts that are only ever replaced, never
+# changed.  Flat: lists whose items (strings, or small lists and dicts that are never
+# changed once made: the queue's steps, the tale's lines, the gains) are shared.
+_SHARED = frozenset({"game", "seed", "rng", "players", "moves", "options", "phase", "turn",
+                     "position", "world", "result"})
+_FLAT = ("majors", "majors_discard", "minors", "minors_discard", "hand", "party", "wounds",
+         "peek", "crown_party", "gained", "queue", "tale")
+# Copied by their shape: see ``copy``.
+_NESTED = frozenset({"spaces", "encounter", "choice", "travel", "discarding"})
+_KNOWN = _SHARED | frozenset(_FLAT) | _NESTED
 
 
 class DreamOdyssey(Journey, Encounters, Powers, Tale, Rules):
@@ -30,6 +42,35 @@ class DreamOdyssey(Journey, Encounters, Powers, Tale, Rules):
     combinable = False
 
     # --- set-up ---------------------------------------------------------------------------
+
+    def copy(self, state: State) -> State:
+        # The marshal round trip of the whole state was a third of a game: it made a new
+        # string for every card of every pile.  Piles are sliced instead (the card strings
+        # shared) and the nested parts copied by their known shape; a state of another
+        # shape (an older save, a hand-made one) has its unknown parts copied in full.
+        new = dict(state)
+        if state.keys() != _KNOWN:
+            deep = {}
+            for key, value in state.items():
+                if key not in _SHARED and key not in _FLAT and key not in _NESTED:
+                    deep[key] = value
+            new.update(copy_state(deep))
+        for key in _FLAT:
+            if key in state:
+                new[key] = state[key][:]
+        new["spaces"] = dict(state["spaces"])  # each space copied when changed: _own_space
+        enc = state.get("encounter")
+        if enc is not None:
+            new["encounter"] = {**enc, "slots": [{**slot, "boosts": slot["boosts"][:]}
+                                                 for slot in enc["slots"]],
+                                "kept": enc["kept"][:], "used": enc["used"][:]}
+        for key in ("choice", "travel"):  # flat dicts of names and numbers
+            if state.get(key) is not None:
+                new[key] = dict(state[key])
+        pending = state.get("discarding")
+        if pending is not None:
+            new["discarding"] = {**pending, "cards": pending["cards"][:]}
+        return new
 
     def _ask(self, state: State, kind: str, **details) -> None:
         state["choice"] = {"kind": kind, **details}

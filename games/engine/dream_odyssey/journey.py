@@ -108,6 +108,13 @@ class Journey:
         return state
 
     @staticmethod
+    def _own_space(state: State, space: str) -> dict:
+        """The space's dict, made this state's own before it is changed: ``copy`` shares
+        the spaces between states (a space's stack is only ever replaced, not changed)."""
+        own = state["spaces"][space] = dict(state["spaces"][space])
+        return own
+
+    @staticmethod
     def _courts(state: State) -> list[str]:
         return [c for c in state["party"] if c in COURTS]
 

@@ -63,7 +63,7 @@ class Powers:
         major = move["card"]
         self._use_power(state, major)
         if major == "M1":
-            space = state["spaces"][move["to"]]
+            space = self._own_space(state, move["to"])
             n = len(space["stack"])
             fresh = state["minors_discard"][:n]
             del state["minors_discard"][:n]
