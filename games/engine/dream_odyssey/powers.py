@@ -286,7 +286,7 @@ class Powers:
             if slot["state"] == "defeated":
                 self._lay_aside(state, slot["card"])
                 slot["state"] = "gone"
-        state["spaces"]["crown"]["won"] = True
+        self._own_space(state, "crown")["won"] = True  # copy shares the spaces: own it first
         crown = state["spaces"]["crown"]["major"]
         self._finish(state, "win", f"You overcame the Crown and met {CARDS[crown].name}: the "
                                    "journey is complete.")
