@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 GAMES_PER_PLAYER = 40
 # The digests of the regions a page holds (games.views.region_inputs), sent back by htmx.
-SEEN = re.compile(r'name="(seen_\w+)" value="(\w+)"')
+SEEN = re.compile(r'name="(seen_\w+)" value="([\w.]+)"')
 # A long game: Lovers' Discourse with every variation, seed 112, played with random.Random(112)
 # choosing seat and move, lasts 204 moves.
 LONG_GAME = ("lovers_discourse", {"variant": ["meditative", "fated", "numerology"]}, 112)

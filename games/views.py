@@ -482,22 +482,90 @@ def region_digests(context: dict) -> dict[str, str]:
                          context["notice"], context["turn"], shown("facts"))
     if clock:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
-    keys = {
-        "status": status,
+    def parts_key(*parts):
+        return tuple(_digest((still if "Choice(" not in repr(part) else game_key) + (repr(part),), PART_DIGEST)
+                     for part in parts)
+
+    parts = region_parts(context)
+    if parts["board"]:
+        # The frame of a board of spaces: what is drawn around them, and which spaces there are.
+        board = cards("board_kind", "board_width", "board_height", "lines", "encounter_title", "bridges") \
+            + (context["started"], [part[1] for part in parts["board"]])
+    else:
         # The Hallow table (show.table), Hermit's board (show.board, show.bridges, show.can_act)
         # are drawn in this region too.
-        "board": cards("board_kind", "board_width", "board_height", "lines", "cells", "encounter",
-                       "encounter_title", "bridges", "table", "board", "can_act"),
+        board = cards("board_kind", "board_width", "board_height", "lines", "cells", "encounter",
+                      "encounter_title", "bridges", "table", "board", "can_act")
+    if parts["planes"]:
+        # The frame of the planes: their titles, how many columns each has, how many piles.
+        planes = still + (context["started"], [(plane["title"], len(plane["columns"])) for plane in show.planes],
+                          [part[1] for part in parts["planes"]])
+    else:
+        planes = cards("planes", "piles")
+    keys = {
+        "status": status,
+        "board": board,
         "hand": cards("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
                       "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
-        "planes": cards("planes", "piles"),
+        "planes": planes,
         "actions": reader + (game.status, game.time_control, game.started_at is not None, seat.confirm_moves),
         "log": game_key + (context["log_limit"], tuple(entry["ago"] for entry in context["log"]),
                            getattr(game, "last_event_id", None)),
         "chat": reader + (_newest(game, "last_chat_id", "chat") if game.players > 1 else None,),
         "poll": reader + (context["stamp"], context["poll_every"], context["live"]),
     }
-    return {region: hashlib.sha1(repr((region, key)).encode()).hexdigest()[:16] for region, key in keys.items()}
+    digests = {region: _digest((region, key), REGION_DIGEST) for region, key in keys.items()}
+    for region, region_parts_ in parts.items():
+        if region_parts_:
+            digests[region] += "".join("." + digest for digest in parts_key(*(part[2] for part in region_parts_)))
+    return digests
+
+
+# A region's digest is 16 hex digits; each part's (a board space, a plane's column) is
+# shorter, since the page sends one per part with every request and a part's digest is
+# only ever compared with the same part's previous one.
+REGION_DIGEST = 16
+PART_DIGEST = 10
+
+
+def _digest(key, length: int) -> str:
+    return hashlib.sha1(repr(key).encode()).hexdigest()[:length]
+
+
+def region_parts(context: dict) -> dict[str, list[tuple[str, str, object, dict]]]:
+    """The parts of the regions that grow with the game (the spaces of a board, the columns
+    of the planes, the piles), each as (partial, the id the page knows it by, what it is
+    drawn from, the context it is drawn with).  While a region's frame is unchanged, an
+    answer sends only its parts that changed, each swapped out of band by its id, so a
+    move late in a long game costs what an early one does.  A board drawn by its own
+    template (Hermit's, the Hallow table) has no parts: it is sent whole."""
+    show = context["show"]
+    parts = {"board": [], "planes": []}
+    if not context["started"]:
+        return parts
+    if show.board_kind and show.board_kind not in ("hermit", "hallow"):
+        parts["board"] += [("board_space", f"space-{cell['dom']}", cell, {"cell": cell}) for cell in show.cells]
+        parts["board"] += [("encounter_slot", f"space-{cell['dom']}", cell, {"cell": cell})
+                           for cell in show.encounter or ()]
+    for plane_number, plane in enumerate(show.planes or ()):
+        parts["planes"] += [("plane_column", f"plane-{plane_number}-column-{column_number}", column,
+                             {"column": column, "plane_number": plane_number, "column_number": column_number})
+                            for column_number, column in enumerate(plane["columns"])]
+    parts["planes"] += [("pile", f"pile-{pile_number}", pile, {"pile": pile, "pile_number": pile_number})
+                        for pile_number, pile in enumerate(show.piles or ())]
+    return parts
+
+
+def _changed_parts(seen: str | None, digest: str) -> list[int] | None:
+    """Which parts of a region differ from those the page holds (their positions), or
+    None when the region must be sent whole: the page holds none of it, or another frame."""
+    if not seen or "." not in digest:
+        return None
+    seen_frame, *seen_parts = seen.split(".")
+    frame, *parts = digest.split(".")
+    if seen_frame != frame or len(seen_parts) != len(parts):
+        return None
+    return [number for number, (old, new) in enumerate(zip(seen_parts, parts)) if old != new]
 
 
 def _hidden(id_: str, name: str, value, oob: bool = False) -> str:
@@ -505,12 +573,16 @@ def _hidden(id_: str, name: str, value, oob: bool = False) -> str:
             + (' hx-swap-oob="true">' if oob else ">"))
 
 
-def region_inputs(context: dict, digests: dict[str, str] | None = None, *, oob: bool = False) -> str:
+def region_inputs(context: dict, digests: dict[str, str] | None = None, *, oob: bool = False,
+                  held: dict[str, str] | None = None) -> str:
     """The hidden inputs the page sends back with every htmx request (``hx-include``):
-    the digest of each region it shows, the card picked, and the log's window."""
+    the digest of each region it shows, the card picked, and the log's window.  An
+    answer leaves out the digests the page already ``held``."""
     digests = digests if digests is not None else region_digests(context)
+    held = held or {}
     pick = context["show"].picked["code"] if context["show"].picked else ""
-    parts = [_hidden(f"seen-{region}", f"seen_{region}", digest, oob) for region, digest in digests.items()]
+    parts = [_hidden(f"seen-{region}", f"seen_{region}", digest, oob) for region, digest in digests.items()
+             if held.get(region) != digest]
     parts.append(_hidden("pick-state", "picked", pick, oob))
     parts.append(_hidden("log-limit", "log", context["log_limit"], oob))
     return "".join(parts)
@@ -520,15 +592,29 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
     """The regions that changed, as htmx out-of-band swaps, with their new digests; a
     region whose digest the page sent back is neither drawn nor sent."""
     digests = region_digests(context)
-    changed = [get_template(f"games/game.html#{region}").template for region in REGIONS
-               if request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) != digests[region]]
+    held = {region: request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) for region in REGIONS}
+    region_parts_ = None
+    changed = []  # (partial, the extra context it is drawn with)
+    for region in REGIONS:
+        if held[region] == digests[region]:
+            continue
+        changed_parts = _changed_parts(held[region], digests[region])
+        if changed_parts is None:
+            changed.append((f"games/game.html#{region}", {"oob": True}))
+        else:
+            region_parts_ = region_parts_ or region_parts(context)
+            changed += [(f"games/game.html#{region_parts_[region][number][0]}",
+                         {**region_parts_[region][number][3], "part_oob": True}) for number in changed_parts]
     parts = []
     if changed:
         # One context for them all: the context processors run once, not once per region.
-        drawing = make_context({**context, "oob": True}, request)
-        with drawing.bind_template(changed[0]):
-            parts = [partial.render(drawing) for partial in changed]
-    parts.append(region_inputs(context, digests, oob=True))
+        drawing = make_context(context, request)
+        partials = [(get_template(name).template, extra) for name, extra in changed]
+        with drawing.bind_template(partials[0][0]):
+            for partial, extra in partials:
+                with drawing.push(extra):
+                    parts.append(partial.render(drawing))
+    parts.append(region_inputs(context, digests, oob=True, held=held))
     response = HttpResponse("".join(parts), status=status)
     response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
     return response
