@@ -321,12 +321,9 @@ def move_cost_by_length(games: int, early: int = 10, late: int = 200) -> dict:
         game = services.start_game(users[0], slug, options, open_challenge=True, seed=seed)
         services.accept_challenge(game.pk, users[1])
         seats = {s.index: s for s in Seat.objects.filter(game=game)}
-        seen = [{}, {}]
         for number, (seat, move) in enumerate(moves[:late], start=1):
             if number in timings:
                 client = clients[seat]
-                if not seen[seat]:
-                    seen[seat] = dict(SEEN.findall(client.get(f"/games/{game.pk}/").content.decode()))
                 start = time.perf_counter()
                 response = client.post(f"/games/{game.pk}/move/",
                                        {"version": number - 1, "move": json.dumps(move), **seen[seat]},
@@ -336,7 +333,9 @@ def move_cost_by_length(games: int, early: int = 10, late: int = 200) -> dict:
                 sizes[number].append(len(response.content))
             else:
                 services.submit_move(game.pk, seats[seat], move, number - 1)
-            if number == late - 3:  # the page is open a little before the move timed
+            if number in (early - 3, late - 3):
+                # The page is open a little before the move timed, as long before for both:
+                # the answer brings it the moves made since, then the move's own changes.
                 seen = [dict(SEEN.findall(c.get(f"/games/{game.pk}/").content.decode())) for c in clients]
         Game.objects.filter(pk=game.pk).delete()
     result = {}

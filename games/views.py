@@ -352,6 +352,16 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                         "mine": event.seat == seat.index, "text": f"gave {receivers} a day more for this move.",
                         "at": event.created_at, "ago": naturaltime(event.created_at), "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
+    # Each entry's name on the page (log-12, log-12e0 for an event after move 12), by which
+    # an answer adds, redraws or drops it alone (region_parts).
+    events_at = {}
+    for entry in entries:
+        if entry.get("event"):
+            version = entry["order"][0]
+            entry["key"] = f"{version}e{events_at.get(version, 0)}"
+            events_at[version] = events_at.get(version, 0) + 1
+        else:
+            entry["key"] = str(entry["number"])
     return entries
 
 
@@ -452,6 +462,18 @@ def _templates_key() -> str:
     return digest.hexdigest()
 
 
+def _reader_keys(context: dict) -> tuple[tuple, tuple, tuple]:
+    """What every region's digest starts from: the reader (seat, names, time zone, the
+    templates themselves); that and the game's version and status; that without the version."""
+    game, seat = context["game"], context["seat"]
+    reader = (_templates_key(), game.pk, seat.index, seat.status, timezone.get_current_timezone_name(),
+              tuple((s.index, s.player_name, s.status, s.user is not None and s.user.is_computer)
+                    for s in context["seats"]))
+    game_key = reader + (game.version, game.status, game.started_at is not None)
+    still = reader + (game.status, game.started_at is not None)
+    return reader, game_key, still
+
+
 def region_digests(context: dict) -> dict[str, str]:
     """A digest per region of everything its HTML is drawn from, computed without drawing
     it: the page holds these (``#seen-*``) and sends them back, and a region whose digest
@@ -463,11 +485,7 @@ def region_digests(context: dict) -> dict[str, str]:
     must say so here."""
     game, seat, show = context["game"], context["seat"], context["show"]
     clock = context["clock"]
-    reader = (_templates_key(), game.pk, seat.index, seat.status, timezone.get_current_timezone_name(),
-              tuple((s.index, s.player_name, s.status, s.user is not None and s.user.is_computer)
-                    for s in context["seats"]))
-    game_key = reader + (game.version, game.status, game.started_at is not None)
-    still = reader + (game.status, game.started_at is not None)
+    reader, game_key, still = _reader_keys(context)
 
     def shown(*names):
         return repr([getattr(show, name) for name in names])
@@ -482,9 +500,13 @@ def region_digests(context: dict) -> dict[str, str]:
                          context["notice"], context["turn"], shown("facts"))
     if clock:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
-    def parts_key(*parts):
-        return tuple(_digest((still if "Choice(" not in repr(part) else game_key) + (repr(part),), PART_DIGEST)
-                     for part in parts)
+    def part_token(data, cells) -> str:
+        token = _digest((still if "Choice(" not in repr(data) else game_key) + (repr(data),), PART_DIGEST)
+        if cells is None:
+            return token
+        # A column of cards: its own frame, how many cards, and a digest of them, so that
+        # an answer can append the cards played since instead of drawing it again.
+        return f"{token}x{len(cells)}x{_cells_digest(still, cells)}"
 
     parts = region_parts(context)
     if parts["board"]:
@@ -509,63 +531,150 @@ def region_digests(context: dict) -> dict[str, str]:
                       "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
         "planes": planes,
         "actions": reader + (game.status, game.time_control, game.started_at is not None, seat.confirm_moves),
-        "log": game_key + (context["log_limit"], tuple(entry["ago"] for entry in context["log"]),
-                           getattr(game, "last_event_id", None)),
+        # The log's frame: its entries and engine lines are parts (log_digest).
+        "log": reader + (bool(context["log_earlier"]), context["log_more"], bool(context["log"]),
+                         bool(context["events"])),
         "chat": reader + (_newest(game, "last_chat_id", "chat") if game.players > 1 else None,),
         "poll": reader + (context["stamp"], context["poll_every"], context["live"]),
     }
     digests = {region: _digest((region, key), REGION_DIGEST) for region, key in keys.items()}
     for region, region_parts_ in parts.items():
         if region_parts_:
-            digests[region] += "".join("." + digest for digest in parts_key(*(part[2] for part in region_parts_)))
+            digests[region] += "".join("." + part_token(part[2], part[4]) for part in region_parts_)
+    if context["log"] or context["events"]:
+        events = (context["events"], context["events_earlier"], context["events_start"], context["log_more"])
+        digests["log"] += "." + _digest(reader + events, PART_DIGEST) + "".join(
+            "." + _log_token(entry, previous, _digest(reader + (entry,), PART_DIGEST))
+            for previous, entry in zip([None] + context["log"], context["log"]))
     return digests
+
+
+def _log_token(entry: dict, previous: dict | None, digest: str) -> str:
+    """A log entry's name and digest, as the page holds them ("181_9f2c…"); a move right
+    after the move before it is only its digest, so the page's window of the log costs
+    its digests and little more."""
+    if previous is not None and not previous.get("event") and not entry.get("event") \
+            and previous["number"] + 1 == entry["number"]:
+        return digest
+    return f"{entry['key']}_{digest}"
+
+
+LOG_KEY = re.compile(r"\d+(e\d+)?")
+
+
+def _log_keys(tokens: list[str]) -> dict[str, str] | None:
+    """The page's log entries, name to digest, from its tokens (see _log_token); None
+    when they do not read as the page writes them."""
+    held, number = {}, None
+    for token in tokens:
+        key, _, digest = token.rpartition("_")
+        if not key:
+            if number is None:
+                return None
+            key = str(number)
+        elif not LOG_KEY.fullmatch(key):
+            return None
+        number = int(key) + 1 if key.isdigit() else None
+        held[key] = digest
+    return held
 
 
 # A region's digest is 16 hex digits; each part's (a board space, a plane's column) is
 # shorter, since the page sends one per part with every request and a part's digest is
 # only ever compared with the same part's previous one.
 REGION_DIGEST = 16
-PART_DIGEST = 10
+PART_DIGEST = 8
 
 
 def _digest(key, length: int) -> str:
     return hashlib.sha1(repr(key).encode()).hexdigest()[:length]
 
 
-def region_parts(context: dict) -> dict[str, list[tuple[str, str, object, dict]]]:
+def _cells_digest(still: tuple, cells: list) -> str:
+    return _digest(still + (repr(cells),), PART_DIGEST)
+
+
+def region_parts(context: dict) -> dict[str, list[tuple[str, str, object, dict, list | None]]]:
     """The parts of the regions that grow with the game (the spaces of a board, the columns
     of the planes, the piles), each as (partial, the id the page knows it by, what it is
-    drawn from, the context it is drawn with).  While a region's frame is unchanged, an
-    answer sends only its parts that changed, each swapped out of band by its id, so a
-    move late in a long game costs what an early one does.  A board drawn by its own
-    template (Hermit's, the Hallow table) has no parts: it is sent whole."""
+    drawn from, the context it is drawn with, and for a column the cards it holds, which
+    an answer may append to).  While a region's frame is unchanged, an answer sends only
+    its parts that changed, each swapped out of band by its id, so a move late in a long
+    game costs what an early one does.  A board drawn by its own template (Hermit's, the
+    Hallow table) has no parts: it is sent whole."""
     show = context["show"]
     parts = {"board": [], "planes": []}
     if not context["started"]:
         return parts
     if show.board_kind and show.board_kind not in ("hermit", "hallow"):
-        parts["board"] += [("board_space", f"space-{cell['dom']}", cell, {"cell": cell}) for cell in show.cells]
-        parts["board"] += [("encounter_slot", f"space-{cell['dom']}", cell, {"cell": cell})
+        parts["board"] += [("board_space", f"space-{cell['dom']}", cell, {"cell": cell}, None)
+                           for cell in show.cells]
+        parts["board"] += [("encounter_slot", f"space-{cell['dom']}", cell, {"cell": cell}, None)
                            for cell in show.encounter or ()]
     for plane_number, plane in enumerate(show.planes or ()):
-        parts["planes"] += [("plane_column", f"plane-{plane_number}-column-{column_number}", column,
-                             {"column": column, "plane_number": plane_number, "column_number": column_number})
+        parts["planes"] += [("plane_column", f"plane-{plane_number}-column-{column_number}",
+                             {key: value for key, value in column.items() if key != "cards"},
+                             {"column": column, "plane_number": plane_number, "column_number": column_number},
+                             column["cards"])
                             for column_number, column in enumerate(plane["columns"])]
-    parts["planes"] += [("pile", f"pile-{pile_number}", pile, {"pile": pile, "pile_number": pile_number})
+    parts["planes"] += [("pile", f"pile-{pile_number}", pile, {"pile": pile, "pile_number": pile_number}, None)
                         for pile_number, pile in enumerate(show.piles or ())]
     return parts
 
 
-def _changed_parts(seen: str | None, digest: str) -> list[int] | None:
-    """Which parts of a region differ from those the page holds (their positions), or
-    None when the region must be sent whole: the page holds none of it, or another frame."""
+def _cards_added(held: str, now: str, part: tuple, still: tuple) -> list | None:
+    """The cards played onto a column since the page drew it, when they are all that
+    changed (same frame and no move form at its foot, the cards the page holds still the
+    first ones): they are appended to it.  None when the column must be drawn again."""
+    frame, _, rest = held.partition("x")
+    count, _, cells = rest.partition("x")
+    cards = part[4]
+    if frame != now.partition("x")[0] or part[2].get("target") or not count.isdigit() \
+            or not 0 < int(count) < len(cards) or cells != _cells_digest(still, cards[:int(count)]):
+        return None
+    return cards[int(count):]
+
+
+def _log_changes(seen: str | None, digest: str, context: dict) -> list[tuple[str, dict]] | None:
+    """What brings the page's log to the one drawn now, as (partial, its extra context):
+    the entries gone out of the window deleted, those whose words or time changed drawn
+    again, the new ones appended, the engine's lines if they changed; or None when the
+    log must be sent whole (another frame, or a new entry before one the page keeps)."""
+    if not seen or seen.count(".") < 1 or "." not in digest:
+        return None
+    seen_frame, seen_events, *seen_entries = seen.split(".")
+    frame, events, *entries = digest.split(".")
+    if seen_frame != frame:
+        return None
+    held, now = _log_keys(seen_entries), _log_keys(entries)
+    if held is None:
+        return None
+    kept = [number for number, entry in enumerate(context["log"]) if entry["key"] in held]
+    added = [entry for entry in context["log"] if entry["key"] not in held]
+    if added and kept and context["log"].index(added[0]) < kept[-1]:
+        return None
+    gone = [key for key in held if key not in now]
+    changes = [("games/game.html#log_entries_gone", {"gone": gone})] if gone else []
+    changes += [("games/game.html#log_entry", {"entry": context["log"][number], "part_oob": True})
+                for number in kept if held[context["log"][number]["key"]] != now[context["log"][number]["key"]]]
+    if added:
+        changes.append(("games/game.html#log_entries_added", {"added": added}))
+    if seen_events != events and context["events"]:
+        changes.append(("games/game.html#log_events", {"part_oob": True}))
+    return changes
+
+
+def _changed_parts(seen: str | None, digest: str) -> list[tuple[int, str, str]] | None:
+    """Which parts of a region differ from those the page holds (their positions, with
+    the page's token and the new one), or None when the region must be sent whole: the
+    page holds none of it, or another frame."""
     if not seen or "." not in digest:
         return None
     seen_frame, *seen_parts = seen.split(".")
     frame, *parts = digest.split(".")
     if seen_frame != frame or len(seen_parts) != len(parts):
         return None
-    return [number for number, (old, new) in enumerate(zip(seen_parts, parts)) if old != new]
+    return [(number, old, new) for number, (old, new) in enumerate(zip(seen_parts, parts)) if old != new]
 
 
 def _hidden(id_: str, name: str, value, oob: bool = False) -> str:
@@ -598,13 +707,23 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
     for region in REGIONS:
         if held[region] == digests[region]:
             continue
+        if region == "log":
+            log_changes = _log_changes(held[region], digests[region], context)
+            changed += log_changes if log_changes is not None else [("games/game.html#log", {"oob": True})]
+            continue
         changed_parts = _changed_parts(held[region], digests[region])
         if changed_parts is None:
             changed.append((f"games/game.html#{region}", {"oob": True}))
         else:
             region_parts_ = region_parts_ or region_parts(context)
-            changed += [(f"games/game.html#{region_parts_[region][number][0]}",
-                         {**region_parts_[region][number][3], "part_oob": True}) for number in changed_parts]
+            for number, old, new in changed_parts:
+                part = region_parts_[region][number]
+                added = _cards_added(old, new, part, _reader_keys(context)[2]) if part[4] is not None else None
+                if added:
+                    changed.append(("games/game.html#plane_cells_added",
+                                    {**part[3], "added": added, "part_id": part[1]}))
+                else:
+                    changed.append((f"games/game.html#{part[0]}", {**part[3], "part_oob": True}))
     parts = []
     if changed:
         # One context for them all: the context processors run once, not once per region.

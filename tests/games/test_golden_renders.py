@@ -39,7 +39,7 @@ _NOISE = [
     (re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"'), 'name="csrfmiddlewaretoken" value="CSRF"'),
     (re.compile(r'csrf[-_]?token["\']?\s*[:=]\s*["\'][^"\']*["\']', re.I), "csrftoken=CSRF"),
     (re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), "UUID"),
-    (re.compile(r'((?:seen|stamp|hash|digest|v)[_-]?\w*"?\s*(?:value=|=|:)\s*"?)[0-9a-f.]{6,}', re.I), r"\1HASH"),
+    (re.compile(r'((?:seen|stamp|hash|digest|v)[_-]?\w*"?\s*(?:value=|=|:)\s*"?)[0-9a-fx_.]{6,}', re.I), r"\1HASH"),
     (re.compile(r"\b[0-9a-f]{16}\b"), "HASH"),
     (re.compile(r"(play|move|reply|mail)\+[A-Za-z0-9_-]+(\.\d+)?@", re.I), r"\1+TOKEN@"),
     (re.compile(r"(/invitation/)[A-Za-z0-9_-]+"), r"\1TOKEN"),
