@@ -653,10 +653,13 @@ def _log_changes(seen: str | None, digest: str, context: dict) -> list[tuple[str
     added = [entry for entry in context["log"] if entry["key"] not in held]
     if added and kept and context["log"].index(added[0]) < kept[-1]:
         return None
+    redrawn = [number for number in kept if held[context["log"][number]["key"]] != now[context["log"][number]["key"]]]
+    if len(redrawn) > len(kept) // 2:
+        return None  # most of its times moved on ("a minute ago"): the whole log costs less
     gone = [key for key in held if key not in now]
     changes = [("games/game.html#log_entries_gone", {"gone": gone})] if gone else []
     changes += [("games/game.html#log_entry", {"entry": context["log"][number], "part_oob": True})
-                for number in kept if held[context["log"][number]["key"]] != now[context["log"][number]["key"]]]
+                for number in redrawn]
     if added:
         changes.append(("games/game.html#log_entries_added", {"added": added}))
     if seen_events != events and context["events"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -13,7 +14,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Game
 
-from .conftest import TWO_PLAYER_MODES, registered
+from .conftest import TWO_PLAYER_MODES, play_random_moves, registered
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -103,5 +104,58 @@ def test_know_thyself_plays_in_the_browser_by_picking_a_card_then_its_place(brow
             play_one_move(page, game, 0, choose)
             expect(page.locator("#log .log-list li")).to_have_count(number)
         assert Game.objects.get(pk=game.pk).version == number
+    finally:
+        context.close()
+
+
+# The regions as the browser holds them, to compare a page kept up to date by htmx answers
+# (parts replaced, appended, deleted) with the same page loaded afresh.
+REGIONS_IN_PAGE = """() => Object.fromEntries(['status', 'board', 'planes', 'hand', 'log', 'region-hashes']
+    .map(id => [id, document.getElementById(id) ? document.getElementById(id).outerHTML : null]))"""
+
+
+def _comparable(html: str | None) -> str | None:
+    if html is None:
+        return None
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', 'name="csrfmiddlewaretoken"', html)
+    # "now" may have turned into "a minute ago" meanwhile, and the log's digests with it.
+    html = re.sub(r"(<time [^>]*>)[^<]*(</time>)", r"\1\2", html)
+    html = re.sub(r'(name="seen_log" value=")[^"]*', r"\1", html)
+    html = re.sub(r" ?htmx-[\w-]+", "", html).replace(' class=""', "")
+    return re.sub(r">\s+<", "><", html).strip()
+
+
+def test_a_page_kept_up_by_answers_in_parts_matches_the_page_loaded_afresh(browser, live_server, alice, bob):
+    game = services.start_game(alice, "lovers_discourse", {"variant": ["meditative", "fated", "numerology"]},
+                               opponent=bob, seed=112)
+    services.accept_invitation(game.pk, bob)
+    game = play_random_moves(game, 30, seed=112)  # the log's window is full, the planes hold cards
+    context, page = logged_in_page(browser, live_server, alice)
+    try:
+        page.goto(f"/games/{game.pk}/")
+        page.evaluate("""() => { window.oobErrors = [];
+            document.body.addEventListener('htmx:oobErrorNoTarget', e => window.oobErrors.push(e.detail.target)); }""")
+        fresh = context.new_page()
+        choose = random.Random(112)
+        for round_ in range(6):
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE:
+                break
+            if 0 in game.to_act and round_ % 2:
+                play_one_move(page, game, 0, choose)  # a move's own answer
+            else:
+                # Moves made elsewhere (the other player, alice by mail) reach the page as its
+                # poll's answer does.
+                game = play_random_moves(game, 1 + round_ % 3, seed=round_)
+                page.evaluate("document.body.dispatchEvent(new Event('game-changed'))")
+            version = Game.objects.get(pk=game.pk).version
+            expect(page.locator(f"#log-{version}")).to_have_count(1)
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(300)  # htmx's settling classes are gone
+            fresh.goto(f"/games/{game.pk}/")
+            kept, loaded = page.evaluate(REGIONS_IN_PAGE), fresh.evaluate(REGIONS_IN_PAGE)
+            for region in kept:
+                assert _comparable(kept[region]) == _comparable(loaded[region]), (round_, region)
+        assert page.evaluate("window.oobErrors") == []
     finally:
         context.close()
