@@ -353,7 +353,7 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                         "at": event.created_at, "ago": naturaltime(event.created_at), "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     # Each entry's name on the page (log-12, log-12e0 for an event after move 12), by which
-    # an answer adds, redraws or drops it alone (region_parts).
+    # an answer adds, redraws or drops it alone (_log_changes).
     events_at = {}
     for entry in entries:
         if entry.get("event"):
@@ -482,7 +482,9 @@ def region_digests(context: dict) -> dict[str, str]:
     status, the presentation fields it shows (whatever the game's presenter put there),
     and its own extras (a confirmation, a message, the clock, "3 minutes ago", the log's
     window, the newest chat line, the poll stamp).  A partial that starts reading more
-    must say so here."""
+    must say so here.  A region that grows with the game (the board's spaces, the
+    planes' columns and piles, the log's entries) has the digest of its frame followed
+    by one per part, dotted, so that an answer can send only the parts that changed."""
     game, seat, show = context["game"], context["seat"], context["show"]
     clock = context["clock"]
     reader, game_key, still = _reader_keys(context)
@@ -500,13 +502,6 @@ def region_digests(context: dict) -> dict[str, str]:
                          context["notice"], context["turn"], shown("facts"))
     if clock:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
-    def part_token(data, cells) -> str:
-        token = _digest((still if "Choice(" not in repr(data) else game_key) + (repr(data),), PART_DIGEST)
-        if cells is None:
-            return token
-        # A column of cards: its own frame, how many cards, and a digest of them, so that
-        # an answer can append the cards played since instead of drawing it again.
-        return f"{token}x{len(cells)}x{_cells_digest(still, cells)}"
 
     parts = region_parts(context)
     if parts["board"]:
@@ -531,7 +526,7 @@ def region_digests(context: dict) -> dict[str, str]:
                       "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
         "planes": planes,
         "actions": reader + (game.status, game.time_control, game.started_at is not None, seat.confirm_moves),
-        # The log's frame: its entries and engine lines are parts (log_digest).
+        # The log's frame: its entries and the engine's lines are its parts (below).
         "log": reader + (bool(context["log_earlier"]), context["log_more"], bool(context["log"]),
                          bool(context["events"])),
         "chat": reader + (_newest(game, "last_chat_id", "chat") if game.players > 1 else None,),
@@ -540,13 +535,22 @@ def region_digests(context: dict) -> dict[str, str]:
     digests = {region: _digest((region, key), REGION_DIGEST) for region, key in keys.items()}
     for region, region_parts_ in parts.items():
         if region_parts_:
-            digests[region] += "".join("." + part_token(part[2], part[4]) for part in region_parts_)
+            digests[region] += "".join("." + _part_token(part[2], part[4], still, game_key) for part in region_parts_)
     if context["log"] or context["events"]:
         events = (context["events"], context["events_earlier"], context["events_start"], context["log_more"])
         digests["log"] += "." + _digest(reader + events, PART_DIGEST) + "".join(
             "." + _log_token(entry, previous, _digest(reader + (entry,), PART_DIGEST))
             for previous, entry in zip([None] + context["log"], context["log"]))
     return digests
+
+
+def _part_token(data, cells: list | None, still: tuple, game_key: tuple) -> str:
+    token = _digest((still if "Choice(" not in repr(data) else game_key) + (repr(data),), PART_DIGEST)
+    if cells is None:
+        return token
+    # A column of cards: its own frame, how many cards, and a digest of them, so that an
+    # answer can append the cards played since instead of drawing it again (_cards_added).
+    return f"{token}x{len(cells)}x{_cells_digest(still, cells)}"
 
 
 def _log_token(entry: dict, previous: dict | None, digest: str) -> str:
@@ -702,10 +706,11 @@ def region_inputs(context: dict, digests: dict[str, str] | None = None, *, oob: 
 
 def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
     """The regions that changed, as htmx out-of-band swaps, with their new digests; a
-    region whose digest the page sent back is neither drawn nor sent."""
+    region whose digest the page sent back is neither drawn nor sent, and of a region
+    in parts whose frame the page holds, only the parts that changed are."""
     digests = region_digests(context)
     held = {region: request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) for region in REGIONS}
-    region_parts_ = None
+    region_parts_, still = None, _reader_keys(context)[2]
     changed = []  # (partial, the extra context it is drawn with)
     for region in REGIONS:
         if held[region] == digests[region]:
@@ -721,7 +726,7 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
             region_parts_ = region_parts_ or region_parts(context)
             for number, old, new in changed_parts:
                 part = region_parts_[region][number]
-                added = _cards_added(old, new, part, _reader_keys(context)[2]) if part[4] is not None else None
+                added = _cards_added(old, new, part, still) if part[4] is not None else None
                 if added:
                     changed.append(("games/game.html#plane_cells_added",
                                     {**part[3], "added": added, "part_id": part[1]}))
