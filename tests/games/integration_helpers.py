@@ -48,7 +48,7 @@ def page_of(client: Client, game: Game) -> str:
 def seen_hashes(client: Client, game: Game) -> dict[str, str]:
     """What an open page sends with each htmx request: the hash of every region it shows."""
     partials = client.get(game_url("game", game), **HX).content.decode()
-    return {f"seen_{k}": v for k, v in re.findall(r'name="seen_(\w+)" value="(\w+)"', partials)}
+    return {f"seen_{k}": v for k, v in re.findall(r'name="seen_(\w+)" value="([\w.]+)"', partials)}
 
 
 def oob_regions(answer: str) -> set[str]:

@@ -77,7 +77,7 @@ def test_a_plain_form_post_plays_the_move_and_redirects(alice_client, solo_game)
 
 def test_an_htmx_move_answers_with_the_changed_regions_only(alice_client, solo_game):
     first = alice_client.get(url("game", solo_game), **HX).content.decode()
-    seen = dict(re.findall(r'name="seen_(\w+)" value="(\w+)"', first))
+    seen = dict(re.findall(r'name="seen_(\w+)" value="([\w.]+)"', first))
     assert set(seen) == {"status", "board", "planes", "hand", "log", "chat", "actions", "poll"}
     unchanged = alice_client.get(url("game", solo_game), {f"seen_{k}": v for k, v in seen.items()}, **HX)
     assert 'hx-swap-oob="true"' in unchanged.content.decode() and "id=\"board\"" not in unchanged.content.decode()
