@@ -111,9 +111,11 @@ def send_kept(message) -> None:
     """Send through a connection this thread keeps open from one turn mail to the next: a
     worker mailing a backlog skips the connect, greeting and goodbye of every message.  A
     connection the server closed meanwhile is opened again once; any other failure is
-    raised as before (the task's retry).  Kept per mail settings, so a change of backend
-    or server gets a connection of its own; the other backends (files, memory) send as
-    they always did."""
+    raised as before (the task's retry).  A connection that failed in any way is closed
+    and forgotten: after a timeout or an error in the middle of a message its session is
+    in an unknown state, and keeping it would fail every mail after it.  Kept per mail
+    settings, so a change of backend or server gets a connection of its own; the other
+    backends (files, memory) send as they always did."""
     if settings.EMAIL_BACKEND != "django.core.mail.backends.smtp.EmailBackend":
         message.send()
         return
@@ -129,11 +131,11 @@ def send_kept(message) -> None:
         try:
             message.send()
             return
-        except (smtplib.SMTPServerDisconnected, ConnectionError):
+        except Exception as error:
             _kept.connections = {}
             with contextlib.suppress(Exception):
                 connection.close()
-            if attempt == 2:
+            if attempt == 2 or not isinstance(error, (smtplib.SMTPServerDisconnected, ConnectionError)):
                 raise
 
 
