@@ -12,3 +12,5 @@ app.autodiscover_tasks()
 
 # The worker's heartbeat thread (/healthz reads it), connected to the worker's signals.
 import sefirot_site.heartbeat  # noqa: E402,F401
+# The database connection kept from task to task, checked before each (Django's rules).
+import sefirot_site.worker_database  # noqa: E402,F401

@@ -258,6 +258,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
+# Celery's Django fix-up closes the database connection around every task unless told to
+# keep it for this many tasks; sefirot_site.worker_database applies CONN_MAX_AGE and
+# checks the connection before each task instead (a backlog of mails otherwise pays a
+# PostgreSQL connect per mail).
+CELERY_DB_REUSE_MAX = 1000
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 if REDIS_URL:

@@ -19,7 +19,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from celery import shared_task
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db.models import OuterRef, Subquery
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -42,6 +43,9 @@ RETRY = {
     "max_retries": 6,
     "soft_time_limit": 60,
     "time_limit": 90,
+    # What a mail task returns is for the worker's log only: storing it in the result
+    # backend cost every mail another round trip to Redis that nobody read.
+    "ignore_result": True,
 }
 
 
@@ -54,7 +58,8 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
     failure is reported in the result instead of raised.
     """
     with transaction.atomic():
-        seat = Seat.objects.select_related("game", "user").filter(pk=seat_id).first()
+        seat = (Seat.objects.select_related("game", "user")
+                .annotate(earlier_turn_mail=_earlier_turn_mail(version)).filter(pk=seat_id).first())
         if seat is None or seat.user is None or not seat.user.is_active or not seat.user.email:
             return "no player to mail"
         game = seat.game
@@ -75,11 +80,19 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
             # the player has is still good (services.still_current), so a second one would
             # only say the same with new numbers.
             return "the earlier turn mail still fits"
-        try:
-            with transaction.atomic():
+        if answer:
+            # An answer goes even if a turn mail for this version went out already.
+            with contextlib.suppress(IntegrityError), transaction.atomic():
                 SeatMailSent.objects.create(seat=seat, version=version, kind=SeatMailSent.Kind.TURN)
-        except IntegrityError:
-            if not answer:
+        else:
+            _mark_only_commit_unflushed()
+            try:
+                # No savepoint of its own: this transaction has written nothing else, so
+                # a twin task's mark found here rolls all of it back (two round trips
+                # fewer per mail than a savepoint).
+                SeatMailSent.objects.create(seat=seat, version=version, kind=SeatMailSent.Kind.TURN)
+            except IntegrityError:
+                transaction.set_rollback(True)
                 return "already sent"
         message = turn_mail(seat, note=note, in_reply_to=in_reply_to, subject=subject)
         if not answer:
@@ -92,6 +105,22 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
     return "sent"
 
 
+def _mark_only_commit_unflushed() -> None:
+    """Let this transaction's commit return before PostgreSQL has flushed it to disk.
+
+    Called only where the transaction writes nothing but the sent mark: waiting for the
+    flush (an fsync, a few milliseconds) was most of a turn mail's time.  The mark only
+    stops a second mail; if the database crashed within the moment before its next
+    flush, the mark could be lost and a task run again would send the mail twice (as a
+    crash between the send and the commit always could), never lose it.  Any later
+    commit that waits for the disk (the outbox marking its row done) flushes the mark
+    with it.  SQLite has no such setting and commits as before.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit = off")
+
+
 _kept = threading.local()
 
 
@@ -99,29 +128,31 @@ def send_kept(message) -> None:
     """Send through a connection this thread keeps open from one turn mail to the next: a
     worker mailing a backlog skips the connect, greeting and goodbye of every message.  A
     connection the server closed meanwhile is opened again once; any other failure is
-    raised as before (the task's retry).  Kept per mail settings, so a change of backend
-    or server gets a connection of its own; the other backends (files, memory) send as
-    they always did."""
+    raised as before (the task's retry).  A connection that failed in any way is closed
+    and forgotten: after a timeout or an error in the middle of a message its session is
+    in an unknown state, and keeping it would fail every mail after it.  Kept per mail
+    settings, so a change of backend or server gets a connection of its own; the other
+    backends (files, memory) send as they always did."""
     if settings.EMAIL_BACKEND != "django.core.mail.backends.smtp.EmailBackend":
         message.send()
         return
     key = (settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_HOST_USER, settings.EMAIL_USE_TLS,
            settings.EMAIL_USE_SSL)
     for attempt in (1, 2):
-        connection = getattr(_kept, "connections", {}).get(key)
-        if connection is None:
-            connection = get_connection()
-            connection.open()
-            _kept.connections = {key: connection}
-        message.connection = connection
+        smtp = getattr(_kept, "connections", {}).get(key)
+        if smtp is None:
+            smtp = get_connection()
+            smtp.open()
+            _kept.connections = {key: smtp}
+        message.connection = smtp
         try:
             message.send()
             return
-        except (smtplib.SMTPServerDisconnected, ConnectionError):
+        except Exception as error:
             _kept.connections = {}
             with contextlib.suppress(Exception):
-                connection.close()
-            if attempt == 2:
+                smtp.close()
+            if attempt == 2 or not isinstance(error, (smtplib.SMTPServerDisconnected, ConnectionError)):
                 raise
 
 
@@ -130,9 +161,15 @@ def _is_looking(seat: Seat) -> bool:
         timezone.now() - seat.seen_at).total_seconds() < settings.TURN_MAIL_LOOKING_SECONDS
 
 
+def _earlier_turn_mail(version: int) -> Subquery:
+    """The version of the seat's latest turn mail before ``version``, read with the seat
+    itself (one query fewer per mail)."""
+    return Subquery(SeatMailSent.objects.filter(seat=OuterRef("pk"), kind=SeatMailSent.Kind.TURN, version__lt=version)
+                    .order_by("-version").values("version")[:1])
+
+
 def _earlier_mail_fits(seat: Seat, version: int) -> bool:
-    earlier = (SeatMailSent.objects.filter(seat=seat, kind=SeatMailSent.Kind.TURN, version__lt=version)
-               .order_by("-version").values_list("version", flat=True).first())
+    earlier = seat.earlier_turn_mail  # annotated by _earlier_turn_mail(version)
     return earlier is not None and services.still_current(seat.game, seat.index, earlier)
 
 
