@@ -51,6 +51,8 @@ OBSTACLE_QUESTION = ("What is in my way?", "A blind spot or an obstacle: the car
 _POSITION_NAMES = {"foundation": "The Foundation", "spirit": "Spirit", "knowledge": "Knowledge",
                    "crown": "The Crown"}
 _SEFIRA_SET = frozenset(SEFIRA)
+# The special space each special card belongs to (the inverse of SPECIAL_CARD).
+SPECIAL_SPACE = {card: space for space, card in SPECIAL_CARD.items()}
 _LIST_EVENTS = frozenset({"match", "negate", "raise"})
 # The empty spaces a branch joins to the tree, for each set of occupied spaces met so far
 # (at most 2**12): worked out once, as a game asks on nearly every move.
@@ -270,32 +272,48 @@ class KnowThyself(Rules):
         if seat != 0 or phase == "over":
             return []
         if phase == "play":
+            # major_spaces and open_columns for each hand card, with the open spaces looked
+            # up once; half of a game's time is spent listing moves, so no helper calls here.
             moves: list[Move] = []
-            columns = mplane.open_columns(state["plane"], state["fated"])
+            fated = state["fated"]
+            columns = mplane.open_columns(state["plane"], True) if fated else None
             spaces = None
             for card in state["hand"]:
                 if card[0] == "M":
                     if spaces is None:
                         spaces = self.open_spaces(state)
-                    moves += [{"type": "play", "card": card, "to": s}
-                              for s in self.major_spaces(state, card, spaces)]
-                else:
+                    special = SPECIAL_SPACE.get(card)
+                    for s in spaces:
+                        if s in SPECIAL_CARD and s != special:
+                            continue  # the Sun and Moon spaces take their own card alone
+                        moves.append({"type": "play", "card": card, "to": s})
+                elif fated:
                     moves += [{"type": "play", "card": card, "column": c} for c in columns]
+                else:  # every Seeress is open
+                    moves += ({"type": "play", "card": card, "column": 0},
+                              {"type": "play", "card": card, "column": 1},
+                              {"type": "play", "card": card, "column": 2})
             return moves
         if phase == "place":
             # minor_places for each waiting card, with the open slots looked up once.
             tree = state["tree"]
-            slots = [(s, tree[s]["room"]) for s in SPACES if s in tree and not tree[s]["resolved"]]
-            graces = None
+            slots = []
+            for s in SPACES:
+                slot = tree.get(s)
+                if slot is not None and not slot["resolved"]:
+                    slots.append((s, slot["room"]))
             moves = []
             for card in state["waiting"]:
                 v = VALUES[card]
-                spaces = [s for s, room in slots if room is None or v <= room]
-                if not spaces:
-                    if graces is None:
-                        graces = [g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None]
-                    spaces = graces
-                moves += [{"type": "place", "card": card, "to": s} for s in spaces]
+                fits = False
+                for s, room in slots:
+                    if room is None or v <= room:
+                        moves.append({"type": "place", "card": card, "to": s})
+                        fits = True
+                if not fits:  # no Sefira takes it: it may rest on any empty Grace Field
+                    for g, held in zip(GRACE_FIELDS, state["grace"]):
+                        if held is None:
+                            moves.append({"type": "place", "card": card, "to": g})
             return moves
         if phase == "choose_set":
             return [{"type": "match", "cards": list(s)} for s in state["choices"]]
