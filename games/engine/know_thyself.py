@@ -208,19 +208,22 @@ class KnowThyself(Rules):
         return len(tree.keys() & _SEFIRA_SET) == len(SEFIRA) and all(
             slot["resolved"] for slot in tree.values())
 
+    # A new tree and a new slot rather than changed ones: ``copy`` shares them between states.
     def _put_major(self, state: State, card: str, space: str) -> None:
-        state["tree"][space] = slot = {"major": card, "minors": [], "room": None, "resolved": False}
+        slot = {"major": card, "minors": [], "room": None, "resolved": False}
+        state["tree"] = {**state["tree"], space: slot}
         slot["room"] = self.capacity(state, space)
 
     def _put_minor(self, state: State, card: str, space: str) -> None:
-        # A new slot rather than a changed one: ``copy`` shares the slots between states.
         old = state["tree"][space]
-        state["tree"][space] = slot = {**old, "minors": old["minors"] + [card]}
-        if slot["room"] is None:  # the Fool away from Knowledge: any single Minor
-            slot["room"] = 0
-        else:
-            slot["room"] -= value(card)
-        slot["resolved"] = slot["room"] == 0
+        room = 0 if old["room"] is None else old["room"] - VALUES[card]  # the Fool off Knowledge: any one Minor
+        state["tree"] = {**state["tree"], space: {**old, "minors": old["minors"] + [card], "room": room,
+                                                  "resolved": room == 0}}
+
+    def _rest_on_grace(self, state: State, card: str, field: str) -> None:
+        grace = state["grace"][:]
+        grace[GRACE_FIELDS.index(field)] = card
+        state["grace"] = grace
 
     # --- where cards may go ---------------------------------------------------------------
 
@@ -325,22 +328,12 @@ class KnowThyself(Rules):
         raise AssertionError(f"unknown phase {phase}")
 
     def copy(self, state: State) -> State:
-        # Copy only what play() changes in place; everything else (strings, numbers, the
-        # options, the groups inside "negatable", "choices", the plane (``plane`` functions
-        # return new columns), the finished "result") is only ever replaced, never changed,
-        # so it may be shared.  A tree slot is replaced rather than changed (``_put_minor``),
-        # so the tree is copied one level deep: copying every slot on every move was a
-        # tenth of a game.  test_apply_never_changes_the_state... guards it.
-        new = dict(state)
-        new["deck"] = state["deck"][:]
-        new["hand"] = state["hand"][:]
-        new["tree"] = dict(state["tree"])
-        new["grace"] = state["grace"][:]
-        new["waiting"] = state["waiting"][:]
-        new["negatable"] = state["negatable"][:]
-        new["discard"] = state["discard"][:]
-        new["out"] = state["out"][:]
-        return new
+        # play() never changes a list or a dict of the state in place: it puts a new one in
+        # its place (a hand without the card played, a tree with one new slot), so the new
+        # state may share everything it does not replace with the old one, which keeps its
+        # own.  Copying the eight lists and the tree on every move was a fifth of a move.
+        # test_apply_never_changes_the_state... and the contract tests guard it.
+        return dict(state)
 
     def normalise_move(self, move: Move) -> Move:
         cards = move.get("cards")
@@ -352,12 +345,12 @@ class KnowThyself(Rules):
         kind = move["type"]
         if kind == "play":
             card = move["card"]
-            state["hand"].remove(card)
+            state["hand"] = [c for c in state["hand"] if c != card]
             if "to" in move:
                 to = move["to"]
                 _log(state, f"play {card} {to}")
                 if to in GRACE_FIELDS:
-                    state["grace"][GRACE_FIELDS.index(to)] = card
+                    self._rest_on_grace(state, card, to)
                 else:
                     self._put_major(state, card, to)
                 self._end_turn(state)
@@ -375,10 +368,12 @@ class KnowThyself(Rules):
                     self._settle(state)
         elif kind == "place":
             card, to = move["card"], move["to"]
-            state["waiting"].remove(card)
+            waiting = state["waiting"][:]
+            waiting.remove(card)  # the first of it: the list has each card once
+            state["waiting"] = waiting
             _log(state, f"place {card} {to}")
             if to in GRACE_FIELDS:
-                state["grace"][GRACE_FIELDS.index(to)] = card
+                self._rest_on_grace(state, card, to)
             else:
                 self._put_minor(state, card, to)
                 if state["tree"][to]["resolved"]:
@@ -399,9 +394,10 @@ class KnowThyself(Rules):
             state["negatable"] = []
             self._continue(state)
         elif kind == "discard":
-            state["hand"].remove(move["card"])
-            state["discard"].append(move["card"])
-            _log(state, f"discard {move['card']}")
+            card = move["card"]
+            state["hand"] = [c for c in state["hand"] if c != card]
+            state["discard"] = state["discard"] + [card]
+            _log(state, f"discard {card}")
         elif kind == "refill":
             drawn = 0
             while len(state["hand"]) < HAND_REFILL and state["deck"]:
@@ -418,8 +414,10 @@ class KnowThyself(Rules):
     # --- how a turn unfolds -----------------------------------------------------------------
 
     def _draw(self, state: State) -> None:
-        card = state["deck"].pop(0)
-        state["hand"].append(card)
+        deck = state["deck"]
+        card = deck[0]
+        state["deck"] = deck[1:]
+        state["hand"] = state["hand"] + [card]
         _log(state, f"draw {card}")
 
     def _start_turn(self, state: State) -> None:
@@ -467,10 +465,10 @@ class KnowThyself(Rules):
             columns, steps = mplane.cascade(state["plane"], groups)
             state["plane"] = columns
             for step in steps:
-                state["waiting"] += step["left"]
+                state["waiting"] = state["waiting"] + step["left"]
                 _log(state, f"match {','.join(step['left'])}")
-                state["negatable"] += [g for g in step["groups"]
-                                       if sum(c in COURTS for c in g) >= 2]
+                state["negatable"] = state["negatable"] + [g for g in step["groups"]
+                                                           if sum(c in COURTS for c in g) >= 2]
         else:
             while not state["refills"]:  # a court pair just negated: discard and refill first
                 sets = mplane.numerology_sets(state["plane"], state["sacred"])
@@ -489,15 +487,13 @@ class KnowThyself(Rules):
             state["plane"] = mplane.remove(state["plane"], cards)
             self._negate(state, cards)
         else:
-            state["waiting"] += mplane.in_leaving_order(state["plane"], cards)
+            state["waiting"] = state["waiting"] + mplane.in_leaving_order(state["plane"], cards)
             _log(state, f"match {','.join(cards)}")
             state["plane"] = mplane.remove(state["plane"], cards)
 
     def _negate(self, state: State, pair: list[str]) -> None:
-        for c in pair:
-            if c in state["waiting"]:
-                state["waiting"].remove(c)
-            state["out"].append(c)
+        state["waiting"] = [c for c in state["waiting"] if c not in pair]
+        state["out"] = state["out"] + list(pair)
         state["refills"] += 1
         _log(state, f"negate {','.join(pair)}")
 
