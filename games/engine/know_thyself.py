@@ -53,6 +53,7 @@ _POSITION_NAMES = {"foundation": "The Foundation", "spirit": "Spirit", "knowledg
 _SEFIRA_SET = frozenset(SEFIRA)
 # The special space each special card belongs to (the inverse of SPECIAL_CARD).
 SPECIAL_SPACE = {card: space for space, card in SPECIAL_CARD.items()}
+_SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
 _LIST_EVENTS = frozenset({"match", "negate", "raise"})
 # The empty spaces a branch joins to the tree, for each set of occupied spaces met so far
 # (at most 2**12): worked out once, as a game asks on nearly every move.
@@ -97,10 +98,16 @@ def _groups_of_new_card(plane: list[list[str]], card: str, column: int) -> list[
     col = plane[column]
     row = len(col) - 1
     groups = []
-    in_row = [other[row] for other in plane if len(other) > row and other[row][-1] == suit]
+    in_row = [card]
+    for other in plane:
+        if other is not col and len(other) > row and other[row][-1] == suit:
+            in_row.append(other[row])
     if len(in_row) > 1:
         groups.append(mplane.card_order(in_row))
-    in_column = [x for x in col if x[-1] == suit]
+    in_column = [card]
+    for x in col:
+        if x[-1] == suit and x != card:
+            in_column.append(x)
     if len(in_column) > 1:
         groups.append(mplane.card_order(in_column))
     return groups
@@ -301,9 +308,9 @@ class KnowThyself(Rules):
             # minor_places for each waiting card, with the open slots looked up once.
             tree = state["tree"]
             slots = []
-            for s in SPACES:
-                slot = tree.get(s)
-                if slot is not None and not slot["resolved"]:
+            for s in sorted(tree, key=_SPACE_ORDER.__getitem__):  # in SPACES order
+                slot = tree[s]
+                if not slot["resolved"]:
                     slots.append((s, slot["room"]))
             moves = []
             for card in state["waiting"]:
@@ -357,7 +364,11 @@ class KnowThyself(Rules):
             else:
                 column = move["column"]
                 _log(state, f"play {card} {column}")
-                state["plane"] = plane = mplane.place(state["plane"], card, column)
+                # mplane.place, sharing the untouched columns: no code of this game
+                # changes a column in place (the plane functions return new ones).
+                plane = state["plane"][:]
+                plane[column] = plane[column] + [card]
+                state["plane"] = plane
                 if state["sacred"] is None:
                     # A standard plane is still after every move (``_settle`` matches it
                     # until nothing matches), so only the new card can start a match, in
@@ -421,11 +432,16 @@ class KnowThyself(Rules):
         _log(state, f"draw {card}")
 
     def _start_turn(self, state: State) -> None:
-        state["turn"] += 1
+        turn = state["turn"] = state["turn"] + 1
         state["phase"] = "play"
-        _log(state, f"turn {state['turn']}")
-        if state["deck"]:
-            self._draw(state)
+        deck = state["deck"]
+        if deck:  # _draw and its log line, with the turn's line: half the string copies
+            card = deck[0]
+            state["deck"] = deck[1:]
+            state["hand"] = state["hand"] + [card]
+            state["log"] += f"turn {turn}\ndraw {card}\n"
+        else:
+            state["log"] += f"turn {turn}\n"
         if not self._can_play(state):
             hand = state["hand"]
             if hand:
