@@ -352,18 +352,20 @@ class KnowThyself(Rules):
         kind = move["type"]
         if kind == "play":
             card = move["card"]
-            state["hand"] = [c for c in state["hand"] if c != card]
+            hand = state["hand"][:]
+            hand.remove(card)  # a new list: the old state keeps its hand
+            state["hand"] = hand
             if "to" in move:
                 to = move["to"]
-                _log(state, f"play {card} {to}")
+                state["log"] += f"play {card} {to}\n"  # _log, without its call on a hot path
                 if to in GRACE_FIELDS:
                     self._rest_on_grace(state, card, to)
                 else:
                     self._put_major(state, card, to)
-                self._end_turn(state)
+                self._start_turn(state)  # the turn ends: the next one starts by itself
             else:
                 column = move["column"]
-                _log(state, f"play {card} {column}")
+                state["log"] += f"play {card} {column}\n"
                 # mplane.place, sharing the untouched columns: no code of this game
                 # changes a column in place (the plane functions return new ones).
                 plane = state["plane"][:]
@@ -374,7 +376,11 @@ class KnowThyself(Rules):
                     # until nothing matches), so only the new card can start a match, in
                     # its row and its column.  Scanning the whole plane for it was a
                     # quarter of a game.
-                    self._settle(state, _groups_of_new_card(plane, card, column))
+                    groups = _groups_of_new_card(plane, card, column)
+                    if groups:
+                        self._settle(state, groups)
+                    else:
+                        self._continue(state)  # nothing matches: the plane stays as it is
                 else:
                     self._settle(state)
         elif kind == "place":
@@ -382,7 +388,7 @@ class KnowThyself(Rules):
             waiting = state["waiting"][:]
             waiting.remove(card)  # the first of it: the list has each card once
             state["waiting"] = waiting
-            _log(state, f"place {card} {to}")
+            state["log"] += f"place {card} {to}\n"
             if to in GRACE_FIELDS:
                 self._rest_on_grace(state, card, to)
             else:
@@ -468,9 +474,6 @@ class KnowThyself(Rules):
         return any(not slot["resolved"] and (slot["room"] is None or low <= slot["room"])
                    for slot in state["tree"].values())
 
-    def _end_turn(self, state: State) -> None:
-        self._start_turn(state)
-
     def _settle(self, state: State, groups: list[list[str]] | None = None) -> None:
         """Match the plane until it is still (picking Numerology sets as needed), then go on;
         ``groups``, when given, are the standard plane's groups now (see ``plane.cascade``)."""
@@ -483,8 +486,9 @@ class KnowThyself(Rules):
             for step in steps:
                 state["waiting"] = state["waiting"] + step["left"]
                 _log(state, f"match {','.join(step['left'])}")
+                # Groups holding two or more courts (a group holds each card once).
                 state["negatable"] = state["negatable"] + [g for g in step["groups"]
-                                                           if sum(c in COURTS for c in g) >= 2]
+                                                           if len(COURTS.intersection(g)) >= 2]
         else:
             while not state["refills"]:  # a court pair just negated: discard and refill first
                 sets = mplane.numerology_sets(state["plane"], state["sacred"])
@@ -521,9 +525,10 @@ class KnowThyself(Rules):
         if state["negatable"] and self._negations(state):
             state["phase"] = "negate"
             return
-        state["negatable"] = []
+        if state["negatable"]:
+            state["negatable"] = []
         if not state["waiting"]:
-            self._end_turn(state)
+            self._start_turn(state)
             return
         state["phase"] = "place"
         if not self._can_place(state):
