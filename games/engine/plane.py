@@ -43,6 +43,7 @@ equal whatever line they were found in.
 from __future__ import annotations
 
 from itertools import combinations
+from operator import itemgetter
 from typing import Iterable
 
 from .cards import COURTS, DECK, value
@@ -50,6 +51,7 @@ from .cards import COURTS, DECK, value
 Columns = list[list[str]]
 
 COLUMNS = 3
+_suit = itemgetter(-1)  # a Minor's suit letter
 _ORDER = {code: i for i, code in enumerate(DECK)}
 
 
@@ -88,7 +90,16 @@ def remove(columns: Columns, cards: Iterable[str]) -> Columns:
     """Take ``cards`` away; the cards beyond each gap move toward the Seeress to close it
     (the rulebook's "slide up": the Seeresses are drawn at the top of the plane)."""
     gone = set(cards)
-    return [[x for x in col if x not in gone] for col in columns]
+    # Plain loops: a comprehension is a call of its own in Python 3.11, and the cascade of
+    # a standard plane runs this after every step.
+    out = []
+    for col in columns:
+        kept = []
+        for x in col:
+            if x not in gone:
+                kept.append(x)
+        out.append(kept)
+    return out
 
 
 def position(columns: Columns, card: str) -> tuple[int, int] | None:
@@ -99,7 +110,10 @@ def position(columns: Columns, card: str) -> tuple[int, int] | None:
 
 
 def in_leaving_order(columns: Columns, cards: Iterable[str]) -> list[str]:
-    where = {x: (r, c) for c, col in enumerate(columns) for r, x in enumerate(col)}
+    where = {}
+    for c, col in enumerate(columns):
+        for r, x in enumerate(col):
+            where[x] = (r, c)
     return sorted(cards, key=where.__getitem__)
 
 
@@ -113,16 +127,24 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     """
     groups: list[list[str]] = []
     height = max(map(len, columns), default=0)
-    for line in [[col[r] for col in columns if len(col) > r] for r in range(height)] + columns:
+    lines = []
+    for r in range(height):  # the rows, then the columns (plain loops: see ``remove``)
+        row = []
+        for col in columns:
+            if len(col) > r:
+                row.append(col[r])
+        lines.append(row)
+    for line in lines + columns:
         if len(line) < 2:
             continue
-        suits = {x[-1] for x in line}
-        if len(suits) == len(line):
+        if len(set(map(_suit, line))) == len(line):
             continue  # all suits differ: most lines, and the cascade asks after every step
         by_suit: dict[str, list[str]] = {}
         for x in line:
             by_suit.setdefault(x[-1], []).append(x)
-        groups.extend(card_order(g) for g in by_suit.values() if len(g) > 1)
+        for g in by_suit.values():
+            if len(g) > 1:
+                groups.append(card_order(g))
     return groups
 
 
@@ -140,7 +162,7 @@ def cascade(columns: Columns, groups: list[list[str]] | None = None) -> tuple[Co
             groups = suit_groups(columns)
         if not groups:
             return columns, steps
-        leaving = {x for g in groups for x in g}
+        leaving = set().union(*groups)
         steps.append({"groups": groups, "left": in_leaving_order(columns, leaving)})
         columns = remove(columns, leaving)
         groups = None
