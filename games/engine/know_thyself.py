@@ -483,12 +483,15 @@ class KnowThyself(Rules):
                 return
             columns, steps = mplane.cascade(state["plane"], groups)
             state["plane"] = columns
+            # New lists and one new log for all the steps (the old state keeps its own).
+            waiting, negatable, log = state["waiting"][:], state["negatable"][:], state["log"]
             for step in steps:
-                state["waiting"] = state["waiting"] + step["left"]
-                _log(state, f"match {','.join(step['left'])}")
-                # Groups holding two or more courts (a group holds each card once).
-                state["negatable"] = state["negatable"] + [g for g in step["groups"]
-                                                           if len(COURTS.intersection(g)) >= 2]
+                waiting += step["left"]
+                log += f"match {','.join(step['left'])}\n"  # _log's line
+                for group in step["groups"]:
+                    if len(COURTS.intersection(group)) >= 2:  # two courts or more may negate
+                        negatable.append(group)
+            state["waiting"], state["negatable"], state["log"] = waiting, negatable, log
         else:
             while not state["refills"]:  # a court pair just negated: discard and refill first
                 sets = mplane.numerology_sets(state["plane"], state["sacred"])
