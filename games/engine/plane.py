@@ -42,7 +42,7 @@ equal whatever line they were found in.
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, zip_longest
 from operator import itemgetter
 from typing import Iterable
 
@@ -126,14 +126,11 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     each group may negate once.
     """
     groups: list[list[str]] = []
-    height = max(map(len, columns), default=0)
     lines = []
-    for r in range(height):  # the rows, then the columns (plain loops: see ``remove``)
-        row = []
-        for col in columns:
-            if len(col) > r:
-                row.append(col[r])
-        lines.append(row)
+    # The rows, bottom up (a short column leaves None in zip_longest's row, which filter
+    # drops: no card code is empty), then the columns; plain loops, see ``remove``.
+    for row in zip_longest(*columns):
+        lines.append(list(filter(None, row)))
     for line in lines + columns:
         if len(line) < 2:
             continue
