@@ -65,8 +65,13 @@ def new_plane() -> Columns:
 
 
 def rows(columns: Columns) -> list[list[str]]:
-    height = max(map(len, columns), default=0)
-    return [[col[r] for col in columns if len(col) > r] for r in range(height)]
+    # A short column leaves None in zip_longest's row, which filter drops (no card code is
+    # empty); C loops rather than a length test per column and row, as the cascade asks
+    # after every step.
+    out = []
+    for row in zip_longest(*columns):
+        out.append(list(filter(None, row)))
+    return out
 
 
 def lines(columns: Columns) -> list[list[str]]:
@@ -125,16 +130,14 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     A card may belong to two groups (its row's and its column's); both are listed, since
     each group may negate once.
     """
+    return _groups_in(rows(columns) + columns)
+
+
+def _groups_in(lines: list[list[str]]) -> list[list[str]]:
+    """Every same-suit group of two or more cards within one of ``lines``, line by line."""
     groups: list[list[str]] = []
-    lines = []
-    # The rows, bottom up (a short column leaves None in zip_longest's row, which filter
-    # drops: no card code is empty), then the columns; plain loops, see ``remove``.
-    for row in zip_longest(*columns):
-        lines.append(list(filter(None, row)))
-    for line in lines + columns:
-        if len(line) < 2:
-            continue
-        if len(set(map(_suit, line))) == len(line):
+    for line in lines:
+        if len(line) < 2 or len(set(map(_suit, line))) == len(line):
             continue  # all suits differ: most lines, and the cascade asks after every step
         by_suit: dict[str, list[str]] = {}
         for x in line:
@@ -162,7 +165,9 @@ def cascade(columns: Columns, groups: list[list[str]] | None = None) -> tuple[Co
         leaving = set().union(*groups)
         steps.append({"groups": groups, "left": in_leaving_order(columns, leaving)})
         columns = remove(columns, leaving)
-        groups = None
+        # Any two cards of a suit in one column were a group, and every group left: what
+        # is left of each column holds each suit once, so only the rows can match now.
+        groups = _groups_in(rows(columns))
 
 
 def court_pairs(cards: Iterable[str]) -> list[list[str]]:
