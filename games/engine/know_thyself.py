@@ -448,6 +448,9 @@ class KnowThyself(Rules):
             state["log"] += f"turn {turn}\ndraw {card}\n"
         else:
             state["log"] += f"turn {turn}\n"
+        for card in state["hand"]:
+            if card[0] != "M":
+                return  # a Minor can always go on some Seeress (_can_play's first answer)
         if not self._can_play(state):
             hand = state["hand"]
             if hand:
