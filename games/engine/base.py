@@ -48,14 +48,24 @@ def shuffled(state: State, cards: Iterable[str]) -> list[str]:
     # draws, so the same order, without two method calls per card (a tenth of a short game).
     # test_shuffled_is_random_shuffle holds the two together.
     getrandbits = rng(state).getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The shuffle's steps for ``size`` cards: (index, how many cards it may swap with, bits
+    to draw), worked out once per size rather than per card of every shuffle."""
+    steps = _SHUFFLE_STEPS.get(size)
+    if steps is None:
+        steps = _SHUFFLE_STEPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
 
 
 def check_move_shape(move: object) -> Move:

@@ -51,6 +51,9 @@ OBSTACLE_QUESTION = ("What is in my way?", "A blind spot or an obstacle: the car
 _POSITION_NAMES = {"foundation": "The Foundation", "spirit": "Spirit", "knowledge": "Knowledge",
                    "crown": "The Crown"}
 _SEFIRA_SET = frozenset(SEFIRA)
+# The special space each special card belongs to (the inverse of SPECIAL_CARD).
+SPECIAL_SPACE = {card: space for space, card in SPECIAL_CARD.items()}
+_SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
 _LIST_EVENTS = frozenset({"match", "negate", "raise"})
 # The empty spaces a branch joins to the tree, for each set of occupied spaces met so far
 # (at most 2**12): worked out once, as a game asks on nearly every move.
@@ -95,10 +98,16 @@ def _groups_of_new_card(plane: list[list[str]], card: str, column: int) -> list[
     col = plane[column]
     row = len(col) - 1
     groups = []
-    in_row = [other[row] for other in plane if len(other) > row and other[row][-1] == suit]
+    in_row = [card]
+    for other in plane:
+        if other is not col and len(other) > row and other[row][-1] == suit:
+            in_row.append(other[row])
     if len(in_row) > 1:
         groups.append(mplane.card_order(in_row))
-    in_column = [x for x in col if x[-1] == suit]
+    in_column = [card]
+    for x in col:
+        if x[-1] == suit and x != card:
+            in_column.append(x)
     if len(in_column) > 1:
         groups.append(mplane.card_order(in_column))
     return groups
@@ -206,19 +215,22 @@ class KnowThyself(Rules):
         return len(tree.keys() & _SEFIRA_SET) == len(SEFIRA) and all(
             slot["resolved"] for slot in tree.values())
 
+    # A new tree and a new slot rather than changed ones: ``copy`` shares them between states.
     def _put_major(self, state: State, card: str, space: str) -> None:
-        state["tree"][space] = slot = {"major": card, "minors": [], "room": None, "resolved": False}
+        slot = {"major": card, "minors": [], "room": None, "resolved": False}
+        state["tree"] = {**state["tree"], space: slot}
         slot["room"] = self.capacity(state, space)
 
     def _put_minor(self, state: State, card: str, space: str) -> None:
-        # A new slot rather than a changed one: ``copy`` shares the slots between states.
         old = state["tree"][space]
-        state["tree"][space] = slot = {**old, "minors": old["minors"] + [card]}
-        if slot["room"] is None:  # the Fool away from Knowledge: any single Minor
-            slot["room"] = 0
-        else:
-            slot["room"] -= value(card)
-        slot["resolved"] = slot["room"] == 0
+        room = 0 if old["room"] is None else old["room"] - VALUES[card]  # the Fool off Knowledge: any one Minor
+        state["tree"] = {**state["tree"], space: {**old, "minors": old["minors"] + [card], "room": room,
+                                                  "resolved": room == 0}}
+
+    def _rest_on_grace(self, state: State, card: str, field: str) -> None:
+        grace = state["grace"][:]
+        grace[GRACE_FIELDS.index(field)] = card
+        state["grace"] = grace
 
     # --- where cards may go ---------------------------------------------------------------
 
@@ -270,32 +282,48 @@ class KnowThyself(Rules):
         if seat != 0 or phase == "over":
             return []
         if phase == "play":
+            # major_spaces and open_columns for each hand card, with the open spaces looked
+            # up once; half of a game's time is spent listing moves, so no helper calls here.
             moves: list[Move] = []
-            columns = mplane.open_columns(state["plane"], state["fated"])
+            fated = state["fated"]
+            columns = mplane.open_columns(state["plane"], True) if fated else None
             spaces = None
             for card in state["hand"]:
                 if card[0] == "M":
                     if spaces is None:
                         spaces = self.open_spaces(state)
-                    moves += [{"type": "play", "card": card, "to": s}
-                              for s in self.major_spaces(state, card, spaces)]
-                else:
+                    special = SPECIAL_SPACE.get(card)
+                    for s in spaces:
+                        if s in SPECIAL_CARD and s != special:
+                            continue  # the Sun and Moon spaces take their own card alone
+                        moves.append({"type": "play", "card": card, "to": s})
+                elif fated:
                     moves += [{"type": "play", "card": card, "column": c} for c in columns]
+                else:  # every Seeress is open
+                    moves += ({"type": "play", "card": card, "column": 0},
+                              {"type": "play", "card": card, "column": 1},
+                              {"type": "play", "card": card, "column": 2})
             return moves
         if phase == "place":
             # minor_places for each waiting card, with the open slots looked up once.
             tree = state["tree"]
-            slots = [(s, tree[s]["room"]) for s in SPACES if s in tree and not tree[s]["resolved"]]
-            graces = None
+            slots = []
+            for s in sorted(tree, key=_SPACE_ORDER.__getitem__):  # in SPACES order
+                slot = tree[s]
+                if not slot["resolved"]:
+                    slots.append((s, slot["room"]))
             moves = []
             for card in state["waiting"]:
                 v = VALUES[card]
-                spaces = [s for s, room in slots if room is None or v <= room]
-                if not spaces:
-                    if graces is None:
-                        graces = [g for g, held in zip(GRACE_FIELDS, state["grace"]) if held is None]
-                    spaces = graces
-                moves += [{"type": "place", "card": card, "to": s} for s in spaces]
+                fits = False
+                for s, room in slots:
+                    if room is None or v <= room:
+                        moves.append({"type": "place", "card": card, "to": s})
+                        fits = True
+                if not fits:  # no Sefira takes it: it may rest on any empty Grace Field
+                    for g, held in zip(GRACE_FIELDS, state["grace"]):
+                        if held is None:
+                            moves.append({"type": "place", "card": card, "to": g})
             return moves
         if phase == "choose_set":
             return [{"type": "match", "cards": list(s)} for s in state["choices"]]
@@ -307,22 +335,12 @@ class KnowThyself(Rules):
         raise AssertionError(f"unknown phase {phase}")
 
     def copy(self, state: State) -> State:
-        # Copy only what play() changes in place; everything else (strings, numbers, the
-        # options, the groups inside "negatable", "choices", the plane (``plane`` functions
-        # return new columns), the finished "result") is only ever replaced, never changed,
-        # so it may be shared.  A tree slot is replaced rather than changed (``_put_minor``),
-        # so the tree is copied one level deep: copying every slot on every move was a
-        # tenth of a game.  test_apply_never_changes_the_state... guards it.
-        new = dict(state)
-        new["deck"] = state["deck"][:]
-        new["hand"] = state["hand"][:]
-        new["tree"] = dict(state["tree"])
-        new["grace"] = state["grace"][:]
-        new["waiting"] = state["waiting"][:]
-        new["negatable"] = state["negatable"][:]
-        new["discard"] = state["discard"][:]
-        new["out"] = state["out"][:]
-        return new
+        # play() never changes a list or a dict of the state in place: it puts a new one in
+        # its place (a hand without the card played, a tree with one new slot), so the new
+        # state may share everything it does not replace with the old one, which keeps its
+        # own.  Copying the eight lists and the tree on every move was a fifth of a move.
+        # test_apply_never_changes_the_state... and the contract tests guard it.
+        return dict(state)
 
     def normalise_move(self, move: Move) -> Move:
         cards = move.get("cards")
@@ -334,33 +352,45 @@ class KnowThyself(Rules):
         kind = move["type"]
         if kind == "play":
             card = move["card"]
-            state["hand"].remove(card)
+            hand = state["hand"][:]
+            hand.remove(card)  # a new list: the old state keeps its hand
+            state["hand"] = hand
             if "to" in move:
                 to = move["to"]
-                _log(state, f"play {card} {to}")
+                state["log"] += f"play {card} {to}\n"  # _log, without its call on a hot path
                 if to in GRACE_FIELDS:
-                    state["grace"][GRACE_FIELDS.index(to)] = card
+                    self._rest_on_grace(state, card, to)
                 else:
                     self._put_major(state, card, to)
-                self._end_turn(state)
+                self._start_turn(state)  # the turn ends: the next one starts by itself
             else:
                 column = move["column"]
-                _log(state, f"play {card} {column}")
-                state["plane"] = plane = mplane.place(state["plane"], card, column)
+                state["log"] += f"play {card} {column}\n"
+                # mplane.place, sharing the untouched columns: no code of this game
+                # changes a column in place (the plane functions return new ones).
+                plane = state["plane"][:]
+                plane[column] = plane[column] + [card]
+                state["plane"] = plane
                 if state["sacred"] is None:
                     # A standard plane is still after every move (``_settle`` matches it
                     # until nothing matches), so only the new card can start a match, in
                     # its row and its column.  Scanning the whole plane for it was a
                     # quarter of a game.
-                    self._settle(state, _groups_of_new_card(plane, card, column))
+                    groups = _groups_of_new_card(plane, card, column)
+                    if groups:
+                        self._settle(state, groups)
+                    else:
+                        self._continue(state)  # nothing matches: the plane stays as it is
                 else:
                     self._settle(state)
         elif kind == "place":
             card, to = move["card"], move["to"]
-            state["waiting"].remove(card)
-            _log(state, f"place {card} {to}")
+            waiting = state["waiting"][:]
+            waiting.remove(card)  # the first of it: the list has each card once
+            state["waiting"] = waiting
+            state["log"] += f"place {card} {to}\n"
             if to in GRACE_FIELDS:
-                state["grace"][GRACE_FIELDS.index(to)] = card
+                self._rest_on_grace(state, card, to)
             else:
                 self._put_minor(state, card, to)
                 if state["tree"][to]["resolved"]:
@@ -381,9 +411,10 @@ class KnowThyself(Rules):
             state["negatable"] = []
             self._continue(state)
         elif kind == "discard":
-            state["hand"].remove(move["card"])
-            state["discard"].append(move["card"])
-            _log(state, f"discard {move['card']}")
+            card = move["card"]
+            state["hand"] = [c for c in state["hand"] if c != card]
+            state["discard"] = state["discard"] + [card]
+            _log(state, f"discard {card}")
         elif kind == "refill":
             drawn = 0
             while len(state["hand"]) < HAND_REFILL and state["deck"]:
@@ -400,16 +431,26 @@ class KnowThyself(Rules):
     # --- how a turn unfolds -----------------------------------------------------------------
 
     def _draw(self, state: State) -> None:
-        card = state["deck"].pop(0)
-        state["hand"].append(card)
+        deck = state["deck"]
+        card = deck[0]
+        state["deck"] = deck[1:]
+        state["hand"] = state["hand"] + [card]
         _log(state, f"draw {card}")
 
     def _start_turn(self, state: State) -> None:
-        state["turn"] += 1
+        turn = state["turn"] = state["turn"] + 1
         state["phase"] = "play"
-        _log(state, f"turn {state['turn']}")
-        if state["deck"]:
-            self._draw(state)
+        deck = state["deck"]
+        if deck:  # _draw and its log line, with the turn's line: half the string copies
+            card = deck[0]
+            state["deck"] = deck[1:]
+            state["hand"] = state["hand"] + [card]
+            state["log"] += f"turn {turn}\ndraw {card}\n"
+        else:
+            state["log"] += f"turn {turn}\n"
+        for card in state["hand"]:
+            if card[0] != "M":
+                return  # a Minor can always go on some Seeress (_can_play's first answer)
         if not self._can_play(state):
             hand = state["hand"]
             if hand:
@@ -436,9 +477,6 @@ class KnowThyself(Rules):
         return any(not slot["resolved"] and (slot["room"] is None or low <= slot["room"])
                    for slot in state["tree"].values())
 
-    def _end_turn(self, state: State) -> None:
-        self._start_turn(state)
-
     def _settle(self, state: State, groups: list[list[str]] | None = None) -> None:
         """Match the plane until it is still (picking Numerology sets as needed), then go on;
         ``groups``, when given, are the standard plane's groups now (see ``plane.cascade``)."""
@@ -448,11 +486,15 @@ class KnowThyself(Rules):
                 return
             columns, steps = mplane.cascade(state["plane"], groups)
             state["plane"] = columns
+            # New lists and one new log for all the steps (the old state keeps its own).
+            waiting, negatable, log = state["waiting"][:], state["negatable"][:], state["log"]
             for step in steps:
-                state["waiting"] += step["left"]
-                _log(state, f"match {','.join(step['left'])}")
-                state["negatable"] += [g for g in step["groups"]
-                                       if sum(c in COURTS for c in g) >= 2]
+                waiting += step["left"]
+                log += f"match {','.join(step['left'])}\n"  # _log's line
+                for group in step["groups"]:
+                    if len(COURTS.intersection(group)) >= 2:  # two courts or more may negate
+                        negatable.append(group)
+            state["waiting"], state["negatable"], state["log"] = waiting, negatable, log
         else:
             while not state["refills"]:  # a court pair just negated: discard and refill first
                 sets = mplane.numerology_sets(state["plane"], state["sacred"])
@@ -471,15 +513,13 @@ class KnowThyself(Rules):
             state["plane"] = mplane.remove(state["plane"], cards)
             self._negate(state, cards)
         else:
-            state["waiting"] += mplane.in_leaving_order(state["plane"], cards)
+            state["waiting"] = state["waiting"] + mplane.in_leaving_order(state["plane"], cards)
             _log(state, f"match {','.join(cards)}")
             state["plane"] = mplane.remove(state["plane"], cards)
 
     def _negate(self, state: State, pair: list[str]) -> None:
-        for c in pair:
-            if c in state["waiting"]:
-                state["waiting"].remove(c)
-            state["out"].append(c)
+        state["waiting"] = [c for c in state["waiting"] if c not in pair]
+        state["out"] = state["out"] + list(pair)
         state["refills"] += 1
         _log(state, f"negate {','.join(pair)}")
 
@@ -491,9 +531,10 @@ class KnowThyself(Rules):
         if state["negatable"] and self._negations(state):
             state["phase"] = "negate"
             return
-        state["negatable"] = []
+        if state["negatable"]:
+            state["negatable"] = []
         if not state["waiting"]:
-            self._end_turn(state)
+            self._start_turn(state)
             return
         state["phase"] = "place"
         if not self._can_place(state):

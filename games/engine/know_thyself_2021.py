@@ -252,7 +252,10 @@ class KnowThyself2021(KnowThyself):
         raise AssertionError(f"unknown phase {phase}")
 
     def copy(self, state: State) -> State:
-        new = super().copy(state)
+        # Unlike the final edition's, this play() changes the state's lists in place.
+        new = dict(state)
+        for key in ("deck", "hand", "grace", "waiting", "negatable", "discard", "out"):
+            new[key] = state[key][:]
         new["plane"] = [col[:] for col in state["plane"]]
         new["choices"] = state["choices"][:]
         # Its slots and bridges change in place (``_add_minor``, ``_make_bridge``).

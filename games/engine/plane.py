@@ -42,7 +42,8 @@ equal whatever line they were found in.
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, zip_longest
+from operator import itemgetter
 from typing import Iterable
 
 from .cards import COURTS, DECK, value
@@ -50,6 +51,7 @@ from .cards import COURTS, DECK, value
 Columns = list[list[str]]
 
 COLUMNS = 3
+_suit = itemgetter(-1)  # a Minor's suit letter
 _ORDER = {code: i for i, code in enumerate(DECK)}
 
 
@@ -63,8 +65,13 @@ def new_plane() -> Columns:
 
 
 def rows(columns: Columns) -> list[list[str]]:
-    height = max(map(len, columns), default=0)
-    return [[col[r] for col in columns if len(col) > r] for r in range(height)]
+    # A short column leaves None in zip_longest's row, which filter drops (no card code is
+    # empty); C loops rather than a length test per column and row, as the cascade asks
+    # after every step.
+    out = []
+    for row in zip_longest(*columns):
+        out.append(list(filter(None, row)))
+    return out
 
 
 def lines(columns: Columns) -> list[list[str]]:
@@ -88,7 +95,16 @@ def remove(columns: Columns, cards: Iterable[str]) -> Columns:
     """Take ``cards`` away; the cards beyond each gap move toward the Seeress to close it
     (the rulebook's "slide up": the Seeresses are drawn at the top of the plane)."""
     gone = set(cards)
-    return [[x for x in col if x not in gone] for col in columns]
+    # Plain loops: a comprehension is a call of its own in Python 3.11, and the cascade of
+    # a standard plane runs this after every step.
+    out = []
+    for col in columns:
+        kept = []
+        for x in col:
+            if x not in gone:
+                kept.append(x)
+        out.append(kept)
+    return out
 
 
 def position(columns: Columns, card: str) -> tuple[int, int] | None:
@@ -99,7 +115,10 @@ def position(columns: Columns, card: str) -> tuple[int, int] | None:
 
 
 def in_leaving_order(columns: Columns, cards: Iterable[str]) -> list[str]:
-    where = {x: (r, c) for c, col in enumerate(columns) for r, x in enumerate(col)}
+    where = {}
+    for c, col in enumerate(columns):
+        for r, x in enumerate(col):
+            where[x] = (r, c)
     return sorted(cards, key=where.__getitem__)
 
 
@@ -111,18 +130,21 @@ def suit_groups(columns: Columns) -> list[list[str]]:
     A card may belong to two groups (its row's and its column's); both are listed, since
     each group may negate once.
     """
+    return _groups_in(rows(columns) + columns)
+
+
+def _groups_in(lines: list[list[str]]) -> list[list[str]]:
+    """Every same-suit group of two or more cards within one of ``lines``, line by line."""
     groups: list[list[str]] = []
-    height = max(map(len, columns), default=0)
-    for line in [[col[r] for col in columns if len(col) > r] for r in range(height)] + columns:
-        if len(line) < 2:
-            continue
-        suits = {x[-1] for x in line}
-        if len(suits) == len(line):
+    for line in lines:
+        if len(line) < 2 or len(set(map(_suit, line))) == len(line):
             continue  # all suits differ: most lines, and the cascade asks after every step
         by_suit: dict[str, list[str]] = {}
         for x in line:
             by_suit.setdefault(x[-1], []).append(x)
-        groups.extend(card_order(g) for g in by_suit.values() if len(g) > 1)
+        for g in by_suit.values():
+            if len(g) > 1:
+                groups.append(card_order(g))
     return groups
 
 
@@ -140,10 +162,12 @@ def cascade(columns: Columns, groups: list[list[str]] | None = None) -> tuple[Co
             groups = suit_groups(columns)
         if not groups:
             return columns, steps
-        leaving = {x for g in groups for x in g}
+        leaving = set().union(*groups)
         steps.append({"groups": groups, "left": in_leaving_order(columns, leaving)})
         columns = remove(columns, leaving)
-        groups = None
+        # Any two cards of a suit in one column were a group, and every group left: what
+        # is left of each column holds each suit once, so only the rows can match now.
+        groups = _groups_in(rows(columns))
 
 
 def court_pairs(cards: Iterable[str]) -> list[list[str]]:
