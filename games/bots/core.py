@@ -42,8 +42,10 @@ LEVELS = ("random", "greedy", "ismcts", "ismcts_deep")
 BUDGETS = {"ismcts": 150, "ismcts_deep": 400}  # iterations per move
 GREEDY_SAMPLES = 4  # determinizations the greedy level averages over
 PLAYOUT_DEPTH = 2  # random moves after the tree before the state is scored (tuned on Warring Planets: deeper random playouts add noise)
-# Games whose playouts should look further (measured with bench/bots.py).
-PLAYOUT_DEPTHS: dict[str, int] = {"lovers_discourse": 12}
+# Games whose playouts should look further (measured with bench/bots.py: in Lovers' Discourse,
+# since its scorer sees raised Minors with no place, 4 random moves resolve more Majors than
+# 12, 8.4 against 7.7 a game over 20 games, at under half the time).
+PLAYOUT_DEPTHS: dict[str, int] = {"lovers_discourse": 4}
 EXPLORATION = 0.7
 BIAS_WEIGHT = 1.0
 PRIOR_VISITS = 8
