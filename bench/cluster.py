@@ -363,7 +363,7 @@ def _check(acknowledged, smtp, seals, web_ports, players) -> dict:
         replays_ok = True
     except Exception:  # noqa: BLE001 - reported as a figure
         replays_ok = False
-    reply_tos = collections.Counter(str(m["Reply-To"]) for _, m in smtp._messages
+    reply_tos = collections.Counter(str(m["Reply-To"]) for m in smtp.messages
                                     if m["Reply-To"] and "play+" in str(m["Reply-To"]))
     expected = SeatMailSent.objects.filter(kind=SeatMailSent.Kind.TURN).count()
     missing_seals = 0

@@ -10,6 +10,7 @@ import pytest
 
 from games.wizards import services
 from games.wizards.models import PlaySession
+from sefirot_site.outbox.models import PendingTask
 
 from .mail_helpers import reply, reply_address_of, send_by_smtp
 from .wizards_helpers import make_table, stack
@@ -32,9 +33,21 @@ def settled(session_id, predicate, timeout=30):
         time.sleep(0.1)
 
 
+def settled_outbox(timeout=30):
+    """Once the worker has done every task recorded so far."""
+    deadline = time.monotonic() + timeout
+    while PendingTask.objects.filter(done_at__isnull=True, failed_at__isnull=True).exists():
+        assert time.monotonic() < deadline, "the worker did not finish its tasks"
+        time.sleep(0.05)
+
+
 def test_a_player_casts_by_reply_and_posts_by_reply(celery_worker_process, smtp_server, receiver, alice, bob, carol,
                                                     outsider):
     table = make_table(alice, bob, carol)
+    # The invitations' tasks race the acceptances: whether Bob's invitation mail went out
+    # depends on which came first.  Let them finish, then count from the ask's mail.
+    settled_outbox()
+    smtp_server.clear()
     session = stack(services.start_session(table, alice), bob=["Ac", "9w", "M3", "7s", "Kp"])
     bob_key = services.key_of(bob)
     session = services.act(session.pk, alice, {"type": "challenge", "source": "rating", "rating": 9,
