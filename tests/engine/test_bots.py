@@ -262,3 +262,16 @@ def test_a_review_marks_where_the_bot_differed_and_estimates_win_chances():
         assert row["move"] == move and 0 <= row["win_before"] <= 1 and 0 <= row["win_after"] <= 1
         assert row["differs"] == (row["bot_move"] != move)
     assert review(KT, 3, 1, None, record, 0, playouts=2) == rows
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_the_dream_odyssey_searcher_does_not_wander_between_won_spaces_for_ever(seed):
+    # Passing through a won space is free and safe; these seeds once kept ISMCTS travelling
+    # to and fro without end.  A whole game is well under 300 moves.
+    state = DO.new_game(seed, 1)
+    for _ in range(300):
+        if not DO.to_act(state):
+            break
+        state = DO.apply(state, 0, choose_move(DO, DO.view(state, 0), DO.legal_moves(state, 0), 0, "ismcts",
+                                               seed=seed))
+    assert DO.outcome(state) is not None
