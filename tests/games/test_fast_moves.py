@@ -6,7 +6,6 @@ loaded once per move, and the lists ask a constant number of queries."""
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
@@ -14,6 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+# bench/web.py's long game (Lovers' Discourse with every variation, seed 112, 204 moves):
+# the test holds the very moves the bench times.
+from bench.web import LONG_GAME, long_game_moves
 from games import services
 from games.models import Game, Seat
 from games.views import LOG_WINDOW, REGIONS
@@ -203,25 +205,7 @@ def test_a_chat_line_comes_back_to_its_sender_and_to_the_other_player(alice_clie
     assert 'id="board"' not in heard  # a chat line changes the chat only
 
 
-# bench/web.py's long game: Lovers' Discourse with every variation, seed 112, played by a
-# random.Random(112) choosing seat and move, lasts 204 moves.
-LONG_GAME = ("lovers_discourse", {"variant": ["meditative", "fated", "numerology"]}, 112)
 OOB_TARGETS = re.compile(r'<\w+(?: [^>]*?)? id="([^"]+)"[^>]*? hx-swap-oob="true"|hx-swap-oob="\w+:([^"]+)"')
-
-
-def long_game_moves() -> list[tuple[int, dict]]:
-    from games.engine import get_rules
-
-    slug, options, seed = LONG_GAME
-    rules, choose = get_rules(slug), random.Random(seed)
-    state, moves = rules.new_game(seed, 2, options), []
-    while rules.to_act(state):
-        seat = choose.choice(rules.to_act(state))
-        legal = rules.legal_moves(state, seat)
-        move = choose.choice([m for m in legal if m["type"] != "forfeit"] or legal)
-        moves.append((seat, move))
-        state = rules.apply(state, seat, move)
-    return moves
 
 
 def oob_targets(answer: str) -> set[str]:
