@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from games.engine.cards import value as card_value
+from games.engine.cards import FOOL, value as card_value
 from games.engine.tarot_hallow import number as tarot_number
 
 Scorer = Callable[[object, dict, int], float]
@@ -115,7 +115,7 @@ def score_lovers_discourse(rules, state: dict, seat: int) -> float:
         room = cap - sum(map(card_value, e["minors"]))
         total += 3 + 5 * _progress(rules, state, e)
         # The Fool still bare takes any one Minor.
-        rooms.append(99 if e["majors"] == ["M0"] and not e["minors"] else room)
+        rooms.append(99 if e["majors"] == [FOOL] and not e["minors"] else room)
     # The partners lose the moment a raised Minor finds no Major with room for it, so room
     # for every value that may be raised next is worth keeping (two places per value, the
     # tens weighing most: they are five Minors in fourteen).
