@@ -2,6 +2,7 @@
 
 Run from the repository root:  .venv/bin/python bench/bots.py [--games N] [--game SLUG ...]
                                 [--level LEVEL ...] [--opponent OPP ...] [--jobs J] [--json]
+                                [--progress FILE]
 
 For each game and level, over N seeded games (default 200; game g uses seed g, and the bot
 takes seat 0 in even games and seat 1 in odd ones):
@@ -18,7 +19,11 @@ The random player picks uniformly among the legal moves but never forfeits (a pl
 forfeits at random would end most games at once).  Times are CPU seconds of this process
 per bot move (so other work on a shared machine does not skew them; ``--jobs J`` plays the
 games in J processes side by side, with the same figures): median and 95th
-percentile.  ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games",
+percentile.  ``--progress FILE`` records each finished game as it ends, and a later run
+with the same FILE counts the games already recorded there by the same engine and bots
+(their source's digest is on each line) instead of playing them again: a long row can be
+played in several sittings, and its figures are the ones a single run would print (bench/results/bots.jsonl
+is the record the figures in the closing notes come from).  ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games",
 "win_rate", "move_p50_s", "move_p95_s"}; otherwise a table, with the issue's targets
 checked: ISMCTS beats random in >= 90 % of Warring Planets games and greedy in >= 60 %, a
 bot pair wins Lovers' Discourse >= 3x as often as a random pair, a move takes <= 2 s at the
@@ -28,6 +33,7 @@ highest level.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -87,25 +93,63 @@ def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[fl
 PROGRESS: str | None = None  # a file each finished game is appended to (--progress)
 
 
+def code_fingerprint() -> str:
+    """A digest of the source the games' outcomes depend on (the engine and the bots): a
+    game recorded in a progress file counts again only while that source is the same."""
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "games")
+    digest = hashlib.sha256()
+    for package in ("engine", "bots"):
+        for name in sorted(os.listdir(os.path.join(root, package))):
+            if name.endswith(".py"):
+                digest.update(name.encode())
+                with open(os.path.join(root, package, name), "rb") as source:
+                    digest.update(source.read())
+    return digest.hexdigest()[:16]
+
+
+def recorded(slug: str, level: str, opponent: str) -> dict[int, tuple[int, list[float]]]:
+    """The games of this row already in the progress file, played by the same code: a
+    seeded game plays out the same every time, so a long run stopped part way (or run in
+    several sittings) goes on where it was instead of playing them again."""
+    if not PROGRESS or not os.path.exists(PROGRESS):
+        return {}
+    code, found = code_fingerprint(), {}
+    with open(PROGRESS) as f:
+        for line in f:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue  # a line cut short when a run was stopped
+            if (row.get("game"), row.get("level"), row.get("opponent"), row.get("code")) == \
+                    (slug, level, opponent, code):
+                found[row["g"]] = (row["won"], row["times"])
+    return found
+
+
 def _one(args):
     result = one_game(*args)
     if PROGRESS:
         with open(PROGRESS, "a") as f:
             f.write(json.dumps({"game": args[0], "level": args[1], "opponent": args[2], "g": args[3],
-                                "won": result[0], "times": result[1]}) + "\n")
+                                "code": CODE, "won": result[0], "times": result[1]}) + "\n")
     return result
+
+
+CODE = code_fingerprint()
 
 
 def bench(slug: str, level: str, opponent: str, games: int, jobs: int = 1) -> dict:
     """Game g has seed g whatever the number of jobs, so the figures do not depend on it."""
-    work = [(slug, level, opponent, g) for g in range(games)]
-    if jobs > 1:
+    done = recorded(slug, level, opponent)
+    work = [(slug, level, opponent, g) for g in range(games) if g not in done]
+    if jobs > 1 and work:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            results = pool.map(_one, work, chunksize=1)
+            played = pool.map(_one, work, chunksize=1)
     else:
-        results = [_one(w) for w in work]
+        played = [_one(w) for w in work]
+    results = [done[g] for g in range(games) if g in done] + played
     wins = sum(r[0] for r in results)
     times = sorted(t for r in results for t in r[1])
     return {"game": slug, "level": level, "opponent": opponent, "games": games,
@@ -147,8 +191,9 @@ def main() -> None:
     parser.add_argument("--opponent", action="append", choices=["random", "greedy", "self", "alone"])
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes playing games side by side (figures are the same)")
-    parser.add_argument("--progress", help="append each finished game to this file (JSON lines), "
-                                           "to follow a long run")
+    parser.add_argument("--progress", help="append each finished game to this file (JSON lines), to follow "
+                                           "a long run; games already there, played by the same engine "
+                                           "and bots, are not played again")
     args = parser.parse_args()
     global PROGRESS
     PROGRESS = args.progress
