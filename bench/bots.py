@@ -33,6 +33,7 @@ highest level.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import os
@@ -93,17 +94,57 @@ def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[fl
 PROGRESS: str | None = None  # a file each finished game is appended to (--progress)
 
 
-def code_fingerprint() -> str:
-    """A digest of the source the games' outcomes depend on (the engine and the bots): a
-    game recorded in a progress file counts again only while that source is the same."""
-    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "games")
+GAMES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "games")
+
+
+def _sources(path: str, found: set[str]) -> None:
+    """``path`` and every module of games/engine and games/bots it imports, at any depth
+    (imports inside functions too: a determinizer is imported where it is used)."""
+    if path in found or not os.path.exists(path):
+        return
+    found.add(path)
+    with open(path) as source:
+        tree = ast.parse(source.read())
+    package = os.path.dirname(path)
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.ImportFrom):
+            base = package if node.level else GAMES_DIR
+            for _ in range(max(node.level - 1, 0)):
+                base = os.path.dirname(base)
+            parts = (node.module or "").split(".") if node.module else []
+            if not node.level:
+                if parts[:1] != ["games"]:
+                    continue
+                parts = parts[1:]
+            module = os.path.join(base, *parts)
+            targets = [module + ".py"] + [os.path.join(module, alias.name + ".py") for alias in node.names]
+        elif isinstance(node, ast.Import):
+            targets = [os.path.join(GAMES_DIR, *alias.name.split(".")[1:]) + ".py"
+                       for alias in node.names if alias.name.startswith("games.")]
+        for target in targets:
+            _sources(target, found)
+
+
+def code_fingerprint(slug: str) -> str:
+    """A digest of the source a game's outcomes depend on (its rules module and what that
+    imports, and the bots with what they import): a game recorded in a progress file
+    counts again only while that source is the same, and work on another game's rules
+    leaves it standing."""
+    from games.engine.determinize import MODULES
+
+    found: set[str] = set()
+    _sources(os.path.join(GAMES_DIR, *type(get_rules(slug)).__module__.split(".")[1:]) + ".py", found)
+    # The determinizer is imported by name (games.engine.determinize), not by an import line.
+    _sources(os.path.join(GAMES_DIR, "engine", MODULES.get(slug, f".determinize_{slug}").lstrip(".") + ".py"), found)
+    for name in sorted(os.listdir(os.path.join(GAMES_DIR, "bots"))):
+        if name.endswith(".py"):
+            _sources(os.path.join(GAMES_DIR, "bots", name), found)
     digest = hashlib.sha256()
-    for package in ("engine", "bots"):
-        for name in sorted(os.listdir(os.path.join(root, package))):
-            if name.endswith(".py"):
-                digest.update(name.encode())
-                with open(os.path.join(root, package, name), "rb") as source:
-                    digest.update(source.read())
+    for path in sorted(found):
+        digest.update(os.path.relpath(path, GAMES_DIR).encode())
+        with open(path, "rb") as source:
+            digest.update(source.read())
     return digest.hexdigest()[:16]
 
 
@@ -113,7 +154,7 @@ def recorded(slug: str, level: str, opponent: str) -> dict[int, tuple[int, list[
     several sittings) goes on where it was instead of playing them again."""
     if not PROGRESS or not os.path.exists(PROGRESS):
         return {}
-    code, found = code_fingerprint(), {}
+    code, found = code_fingerprint(slug), {}
     with open(PROGRESS) as f:
         for line in f:
             try:
@@ -131,11 +172,8 @@ def _one(args):
     if PROGRESS:
         with open(PROGRESS, "a") as f:
             f.write(json.dumps({"game": args[0], "level": args[1], "opponent": args[2], "g": args[3],
-                                "code": CODE, "won": result[0], "times": result[1]}) + "\n")
+                                "code": code_fingerprint(args[0]), "won": result[0], "times": result[1]}) + "\n")
     return result
-
-
-CODE = code_fingerprint()
 
 
 def bench(slug: str, level: str, opponent: str, games: int, jobs: int = 1) -> dict:
