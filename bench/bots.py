@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -126,6 +127,7 @@ def _sources(path: str, found: set[str]) -> None:
             _sources(target, found)
 
 
+@functools.cache
 def code_fingerprint(slug: str) -> str:
     """A digest of the source a game's outcomes depend on (its rules module and what that
     imports, and the bots with what they import): a game recorded in a progress file
