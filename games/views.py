@@ -405,7 +405,11 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         turn = "Waiting for the invited player to accept."
     else:
         turn = game.get_status_display() + (f": {game.end_reason}" if game.end_reason else ".")
-    if show.waiting and not my_turn:
+    if show.waiting and game.is_over:
+        # The game ended on them (a raised card that fits nowhere ends it): nothing waits now.
+        show.waiting_label = "Raised cards left without a place when the game ended" \
+            if show.waiting_label.startswith("Raised") else f"{show.waiting_label} (when the game ended)"
+    elif show.waiting and not my_turn:
         # Raised cards on the board's edge belong to whoever is placing them, not the viewer.
         owners = [s.player_name for s in seats if s.index in to_act]
         show.waiting_label = f"{' and '.join(owners)}'s raised cards, waiting for a place" if owners \
