@@ -64,6 +64,30 @@ def overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
 
+# Board spaces whose name runs out of the space's box, or is broken inside a word without
+# a hyphen ("Understand / ing"): each line of a name ends at a space, a hyphen or its end.
+NAMES_THAT_DO_NOT_FIT = r"""() => [...document.querySelectorAll('#board .space-name')].filter(name => {
+  const box = name.closest('.space').getBoundingClientRect();
+  const r = name.getBoundingClientRect();
+  if (r.left < box.left - 0.5 || r.right > box.right + 0.5) return true;
+  const text = name.firstChild;
+  if (!text || text.nodeType !== Node.TEXT_NODE) return false;
+  const range = document.createRange();
+  let lastTop = null;
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(text, i); range.setEnd(text, i + 1);
+    // The last of a character's boxes: after a soft hyphen's break the first character's
+    // range also holds the hyphen drawn at the end of the line before.
+    const rects = range.getClientRects();
+    if (!rects.length) continue;
+    const top = rects[rects.length - 1].top;
+    if (lastTop !== null && top > lastTop + 1 && !/[\s\u00ad-]/.test(text.data[i - 1]) && !/[\s\u00ad]/.test(text.data[i])) return true;
+    lastTop = top;
+  }
+  return false;
+}).map(name => name.textContent)"""
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_game_in_progress_fits_a_phone_and_is_photographed_at_both_widths(browser, live_server, alice, bob, mode):
     game = mid_game(mode, alice, bob)
@@ -76,6 +100,7 @@ def test_a_game_in_progress_fits_a_phone_and_is_photographed_at_both_widths(brow
             page.screenshot(path=str(SHOTS / f"{mode}-{viewport['width']}.png"), full_page=True)
             if name == "phone":
                 assert overflow(page) <= 0, f"{mode} is {overflow(page)} px wider than a phone"
+                assert (bad := page.evaluate(NAMES_THAT_DO_NOT_FIT)) == [], f"{mode}: names broken or sticking out: {bad}"
         finally:
             context.close()
 
