@@ -174,7 +174,8 @@ def _one(args):
     if PROGRESS:
         with open(PROGRESS, "a") as f:
             f.write(json.dumps({"game": args[0], "level": args[1], "opponent": args[2], "g": args[3],
-                                "code": code_fingerprint(args[0]), "won": result[0], "times": result[1]}) + "\n")
+                                "code": code_fingerprint(args[0]), "won": result[0],
+                                "times": [round(t, 5) for t in result[1]]}) + "\n")
     return result
 
 
