@@ -22,8 +22,9 @@ games in J processes side by side, with the same figures): median and 95th
 percentile.  ``--progress FILE`` records each finished game as it ends, and a later run
 with the same FILE counts the games already recorded there by the same engine and bots
 (their source's digest is on each line) instead of playing them again: a long row can be
-played in several sittings, and its figures are the ones a single run would print (bench/results/bots.jsonl
-is the record the figures in the closing notes come from).  ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games",
+played in several sittings, and its figures are the ones a single run would print
+(bench/results/bots.jsonl is the record the closing notes' figures come from).
+``--json`` prints a JSON list of rows {"game", "level", "opponent", "games",
 "win_rate", "move_p50_s", "move_p95_s"}; otherwise a table, with the issue's targets
 checked: ISMCTS beats random in >= 90 % of Warring Planets games and greedy in >= 60 %, a
 bot pair wins Lovers' Discourse >= 3x as often as a random pair, a move takes <= 2 s at the
