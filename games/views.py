@@ -291,7 +291,11 @@ def _worded(show, seat_index: int, names: dict[int, str]):
         return value
 
     for name in (f.name for f in dataclasses.fields(show) if f.name != "view"):
-        setattr(show, name, words(getattr(show, name)))
+        value = getattr(show, name)
+        # Most fields (the cells, the hand) name no seat: one repr, in C, finds that out
+        # rather than a walk through every dict and list of them in Python.
+        if "eat " in repr(value):
+            setattr(show, name, words(value))
     return show
 
 
@@ -320,10 +324,12 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
     after the move they followed, without a move number.  With ``limit``, only the newest
     ``limit`` moves (and the events since the first of them) are read."""
     names = {s.index: s.player_name for s in game.seats.all()}
+    # Only the columns the log reads, as rows: not the move's JSON, nor a model per move.
+    columns = ("number", "seat", "description", "created_at")
     if limit is None:
-        records = list(game.moves.all())
+        records = list(game.moves.values_list(*columns, named=True))
     else:
-        records = list(game.moves.order_by("-number")[:limit])[::-1]
+        records = list(game.moves.order_by("-number").values_list(*columns, named=True)[:limit])[::-1]
     first = records[0].number if records and limit is not None else 0
     said = game.rules.log_for(view, seat.index, [(record.seat, record.description) for record in records])
     entries = []
@@ -708,10 +714,11 @@ def region_inputs(context: dict, digests: dict[str, str] | None = None, *, oob: 
     return "".join(parts)
 
 
-def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
+def regions_response(request, context: dict, status: int = 200, *, count_turns: bool = True) -> HttpResponse:
     """The regions that changed, as htmx out-of-band swaps, with their new digests; a
     region whose digest the page sent back is neither drawn nor sent, and of a region
-    in parts whose frame the page holds, only the parts that changed are."""
+    in parts whose frame the page holds, only the parts that changed are.  With
+    ``count_turns`` the answer also brings the count of games waiting for the player."""
     digests = region_digests(context)
     held = {region: request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) for region in REGIONS}
     region_parts_, still = None, _reader_keys(context)[2]
@@ -747,7 +754,8 @@ def regions_response(request, context: dict, status: int = 200) -> HttpResponse:
                     parts.append(partial.render(drawing))
     parts.append(region_inputs(context, digests, oob=True, held=held))
     response = HttpResponse("".join(parts), status=status)
-    response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
+    if count_turns:
+        response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
     return response
 
 
@@ -860,6 +868,7 @@ def move(request, game_id):
     """A move: the service loads the game once, under its lock, and the answer is drawn
     from that same game as the move left it; only a refused move loads it again."""
     status, message, confirm, game = 200, "", None, None
+    count_turns = True
     try:
         expected = int(request.POST.get("version", ""))
         chosen = read_move_field(request.POST.get("move", ""))
@@ -888,11 +897,16 @@ def move(request, game_id):
             if not request.htmx:
                 return redirect(game)
             seat = _seat_in(game, request.user)
+            # Only a seat asked to act can move, so while it is still asked (a solo game,
+            # a turn of several moves) this game counts as it did among those waiting for
+            # the player, and the count the page shows stands (its polling brings changes
+            # made elsewhere): no query for it.
+            count_turns = not (game.status == Game.Status.ACTIVE and seat.index in game.to_act)
     if game is None:
         game, seat = get_game_for(request, game_id)
     context = game_context(request, game, seat, message=message, confirm=confirm)
     if request.htmx:
-        return regions_response(request, context, status)
+        return regions_response(request, context, status, count_turns=count_turns)
     return render_page(request, context, status=status)
 
 

@@ -112,6 +112,38 @@ def test_a_move_in_a_long_game_asks_no_more_than_early_on(alice_client, alice):
     assert len(data_queries(queries)) <= 8
 
 
+def test_a_move_that_leaves_you_to_act_keeps_the_count_of_waiting_games_without_asking(alice_client, alice):
+    # A solo game asks its player again after every move: this game still counts among
+    # those waiting for them, so the answer leaves the page's count standing.
+    game = services.start_game(alice, "know_thyself", {}, seed=3)
+    seen = seen_in(alice_client.get(url("game", game)).content.decode())
+    with CaptureQueriesContext(connection) as queries:
+        response = alice_client.post(url("move", game), {"version": 0, "move": json.dumps(first_legal(game)),
+                                                         **seen}, **HX)
+    assert response.status_code == 200 and reload(game).to_act == [0]
+    assert "turn-count" not in response.get("HX-Trigger", "")
+    assert not [sql for sql in data_queries(queries) if '"games_seat"."index"' in sql and "INNER JOIN" in sql]
+
+
+def test_a_move_that_passes_the_turn_brings_the_new_count_of_waiting_games(alice, bob, alice_client, bob_client):
+    services.start_game(alice, "know_thyself", {}, seed=3)  # waits for alice throughout
+    duel = services.start_game(alice, "warring_planets", {"variant": "standard"}, opponent=bob, seed=5)
+    services.accept_invitation(duel.pk, bob)
+    passed = False
+    while not passed:
+        duel = reload(duel)
+        seat = duel.to_act[0]
+        client, others_waiting = (alice_client, 1) if seat == 0 else (bob_client, 0)
+        response = client.post(url("move", duel), {"version": duel.version,
+                                                   "move": json.dumps(first_legal(duel, seat))}, **HX)
+        assert response.status_code == 200
+        passed = seat not in reload(duel).to_act
+        if passed:
+            assert json.loads(response["HX-Trigger"]) == {"turn-count": {"value": others_waiting}}
+        else:
+            assert "turn-count" not in response.get("HX-Trigger", "")
+
+
 def test_the_poll_asks_at_most_four_queries(alice_client, bob_client, alice, bob, django_assert_max_num_queries):
     duel = services.start_game(alice, "lovers_discourse", {}, open_challenge=True, seed=2)
     services.accept_challenge(duel.pk, bob)
