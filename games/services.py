@@ -153,13 +153,40 @@ def with_seats(queryset):
 
 
 def _locked(game_id: int, *, seats: bool = False) -> Game:
+    if seats:
+        return _locked_with_seats(game_id)
     try:
-        if seats:
-            # One locked load: the game row under the lock, its seats and users once.
-            return with_seats(Game.objects.select_for_update(of=("self",))).get(pk=game_id)
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotYourSeat("There is no such game.") from None
+
+
+def _locked_with_seats(game_id: int) -> Game:
+    """The game locked, with its seats and their users, in one query: what ``with_seats``
+    loads in two (a move's cost is mostly such queries).  The seats come joined to their
+    game, whose row alone is locked; the game is given them as if prefetched, so
+    ``game.seats.all()`` asks nothing more."""
+    from django.db.models import OuterRef, Subquery
+
+    from games.models import ChatMessage, GameEvent
+
+    newest = {"last_chat_id": ChatMessage, "last_event_id": GameEvent}
+    seats = list(
+        Seat.objects.select_related("game", "user").select_for_update(of=("game",)).filter(game_id=game_id)
+        .annotate(**{name: Subquery(model.objects.filter(game=OuterRef("game_id")).order_by("-pk").values("pk")[:1])
+                     for name, model in newest.items()})
+    )
+    if not seats:  # every game has its seats from the start: no seat, no such game
+        raise NotYourSeat("There is no such game.")
+    game = seats[0].game
+    for name in newest:
+        setattr(game, name, getattr(seats[0], name))
+    for seat in seats:
+        seat.game = game  # one game object, as a prefetch leaves them
+    prefetched = game.seats.all()
+    prefetched._result_cache, prefetched._prefetch_done = seats, True
+    game._prefetched_objects_cache = {"seats": prefetched}
+    return game
 
 
 def _loaded_seats(game: Game) -> list[Seat] | None:
