@@ -181,8 +181,14 @@ def _locked_with_seats(game_id: int) -> Game:
     game = seats[0].game
     for name in newest:
         setattr(game, name, getattr(seats[0], name))
+    return keep_seats(game, seats)
+
+
+def keep_seats(game: Game, seats: list[Seat]) -> Game:
+    """``game`` holding ``seats`` (all of its seats, loaded joined to it) as a prefetch
+    would: ``game.seats.all()`` asks nothing more, and each seat's game is this one."""
     for seat in seats:
-        seat.game = game  # one game object, as a prefetch leaves them
+        seat.game = game
     prefetched = game.seats.all()
     prefetched._result_cache, prefetched._prefetch_done = seats, True
     game._prefetched_objects_cache = {"seats": prefetched}

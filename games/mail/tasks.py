@@ -58,11 +58,16 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
     failure is reported in the result instead of raised.
     """
     with transaction.atomic():
-        seat = (Seat.objects.select_related("game", "user")
-                .annotate(earlier_turn_mail=_earlier_turn_mail(version)).filter(pk=seat_id).first())
+        # Every seat of the seat's game, joined to the game and their users, in one query:
+        # the mail names the other players too (a load of the seats after the seat was one
+        # round trip more per mail).
+        seats = list(Seat.objects.select_related("game", "user")
+                     .annotate(earlier_turn_mail=_earlier_turn_mail(version))
+                     .filter(game_id=Subquery(Seat.objects.filter(pk=seat_id).order_by().values("game_id")[:1])))
+        seat = next((s for s in seats if s.pk == int(seat_id)), None)
         if seat is None or seat.user is None or not seat.user.is_active or not seat.user.email:
             return "no player to mail"
-        game = seat.game
+        game = services.keep_seats(seat.game, seats)
         if game.status != Game.Status.ACTIVE or game.version != version or seat.index not in game.to_act:
             return "turn already played"
         if seat.status != Seat.Status.JOINED:

@@ -50,6 +50,22 @@ def test_a_turn_mail_task_run_twice_sends_one_mail(smtp_server, alice):
 
 
 @pytest.mark.django_db
+def test_a_turn_mail_reads_its_seat_the_game_and_every_player_in_one_query(smtp_server, alice, bob):
+    from django.test.utils import CaptureQueriesContext
+
+    game = two_player_game(alice, bob)
+    alices = seat(game).pk
+    with CaptureQueriesContext(connection) as queries:
+        assert send_turn_mail(alices, game.version) == "sent"
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"games_seat"' in q["sql"]]
+    assert len(reads) == 1, reads
+    # The mail still names the other player, read in that same query.
+    assert "Bob" in smtp_server.messages_to("alice@example.com")[0]["Subject"]
+    assert send_turn_mail(seat(game, 1).pk, game.version) == "turn already played"
+    assert send_turn_mail(10**9, game.version) == "no player to mail"
+
+
+@pytest.mark.django_db
 def test_no_mail_goes_out_for_a_turn_already_played(smtp_server, alice):
     """A worker catching up on a backlog sends only the turn that is still open."""
     game = solo_game(alice)
