@@ -92,6 +92,7 @@ __all__ = [
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
     "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
     "left_game_for", "taken_over_lines", "games_left_by", "NeedsConfirmation", "with_seats",
+    "keep_seats", "newest_ids", "NEWEST",
 ]
 
 
@@ -141,15 +142,24 @@ def with_seats(queryset):
     """Games with their seats and the seats' users in one more query (a move's page, its
     mails and its deadline all read them), and the newest chat line's and clock event's
     ids, which the page's poll stamp needs, in the game's own query."""
-    from django.db.models import OuterRef, Prefetch, Subquery
+    from django.db.models import Prefetch
+
+    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))) \
+        .annotate(**newest_ids("pk"))
+
+
+NEWEST = ("last_chat_id", "last_event_id")
+
+
+def newest_ids(game: str) -> dict:
+    """The annotations of the newest chat line's and clock event's ids (``NEWEST``) of
+    the game whose id is the field ``game`` of the query annotated."""
+    from django.db.models import OuterRef, Subquery
 
     from games.models import ChatMessage, GameEvent
 
-    newest = {"last_chat_id": ChatMessage, "last_event_id": GameEvent}
-    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).annotate(**{
-        name: Subquery(model.objects.filter(game=OuterRef("pk")).order_by("-pk").values("pk")[:1])
-        for name, model in newest.items()
-    })
+    return {name: Subquery(model.objects.filter(game=OuterRef(game)).order_by("-pk").values("pk")[:1])
+            for name, model in zip(NEWEST, (ChatMessage, GameEvent))}
 
 
 def _locked(game_id: int, *, seats: bool = False) -> Game:
@@ -166,20 +176,12 @@ def _locked_with_seats(game_id: int) -> Game:
     loads in two (a move's cost is mostly such queries).  The seats come joined to their
     game, whose row alone is locked; the game is given them as if prefetched, so
     ``game.seats.all()`` asks nothing more."""
-    from django.db.models import OuterRef, Subquery
-
-    from games.models import ChatMessage, GameEvent
-
-    newest = {"last_chat_id": ChatMessage, "last_event_id": GameEvent}
-    seats = list(
-        Seat.objects.select_related("game", "user").select_for_update(of=("game",)).filter(game_id=game_id)
-        .annotate(**{name: Subquery(model.objects.filter(game=OuterRef("game_id")).order_by("-pk").values("pk")[:1])
-                     for name, model in newest.items()})
-    )
+    seats = list(Seat.objects.select_related("game", "user").select_for_update(of=("game",))
+                 .filter(game_id=game_id).annotate(**newest_ids("game_id")))
     if not seats:  # every game has its seats from the start: no seat, no such game
         raise NotYourSeat("There is no such game.")
     game = seats[0].game
-    for name in newest:
+    for name in NEWEST:
         setattr(game, name, getattr(seats[0], name))
     return keep_seats(game, seats)
 

@@ -794,19 +794,12 @@ def mark_seen(seat: Seat) -> None:
 def _seat_for_poll(request, game_id) -> Seat:
     """The user's joined seat with its game, in one query (with the newest chat line's and
     clock event's ids the stamp needs); 404 for anyone else."""
-    from django.db.models import OuterRef, Subquery
-
-    from games.models import GameEvent
-
-    newest = {"last_chat_id": ChatMessage, "last_event_id": GameEvent}
     seat = (Seat.objects.select_related("game").filter(game_id=game_id, user=request.user.pk,
                                                        status=Seat.Status.JOINED)
-            .annotate(**{name: Subquery(model.objects.filter(game=OuterRef("game_id")).order_by("-pk")
-                                        .values("pk")[:1]) for name, model in newest.items()})
-            .first())
+            .annotate(**services.newest_ids("game_id")).first())
     if seat is None:
         raise Http404("No such game.")
-    for name in newest:
+    for name in services.NEWEST:
         setattr(seat.game, name, getattr(seat, name))
     return seat
 
