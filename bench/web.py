@@ -31,8 +31,9 @@ redirect) and of a poll (a page that polled a moment ago: the first poll in ten 
 also writes that the player is looking); and the cost of one htmx move at move 10 and at
 move 200 of a long Lovers' Discourse game (median time in process and bytes of the
 answer, over ``--long-games`` games of the same seed, after one more that warms the
-process).  ``--json`` prints all of it as one JSON object instead (keys ``move_vs_bare``, ``move_p95_vs_bare``, ``sql_htmx_move``,
-``sql_poll``, ``move_cost_200_vs_10`` and the rest), to compare runs.
+process).  ``--json`` prints all of it as one JSON object instead (keys ``move_vs_bare``,
+``move_p95_vs_bare``, ``write_vs_bare``, ``sql_htmx_move``, ``sql_poll``,
+``move_cost_200_vs_10`` and the rest), to compare runs.
 REDIS_URL, when set, is passed to the server (the broker for the tasks a move queues).
 """
 
