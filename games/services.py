@@ -91,7 +91,7 @@ __all__ = [
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
     "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
-    "left_game_for", "taken_over_lines", "games_left_by", "NeedsConfirmation", "with_seats",
+    "left_game_for", "taken_over_lines", "games_left_by", "NeedsConfirmation", "game_with_seats",
     "keep_seats", "newest_ids", "NEWEST",
 ]
 
@@ -138,16 +138,6 @@ class NeedsConfirmation(GameError):
         self.label, self.game, self.seat = label, game, seat
 
 
-def with_seats(queryset):
-    """Games with their seats and the seats' users in one more query (a move's page, its
-    mails and its deadline all read them), and the newest chat line's and clock event's
-    ids, which the page's poll stamp needs, in the game's own query."""
-    from django.db.models import Prefetch
-
-    return queryset.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))) \
-        .annotate(**newest_ids("pk"))
-
-
 NEWEST = ("last_chat_id", "last_event_id")
 
 
@@ -163,23 +153,23 @@ def newest_ids(game: str) -> dict:
 
 
 def _locked(game_id: int, *, seats: bool = False) -> Game:
-    if seats:
-        return _locked_with_seats(game_id)
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotYourSeat("There is no such game.") from None
-
-
-def _locked_with_seats(game_id: int) -> Game:
-    """The game locked, with its seats and their users, in one query: what ``with_seats``
-    loads in two (a move's cost is mostly such queries).  The seats come joined to their
-    game, whose row alone is locked; the game is given them as if prefetched, so
-    ``game.seats.all()`` asks nothing more."""
-    seats = list(Seat.objects.select_related("game", "user").select_for_update(of=("game",))
-                 .filter(game_id=game_id).annotate(**newest_ids("game_id")))
-    if not seats:  # every game has its seats from the start: no seat, no such game
+    game = game_with_seats(game_id, lock=True) if seats else Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
         raise NotYourSeat("There is no such game.")
+    return game
+
+
+def game_with_seats(game_id: int, *, lock: bool = False) -> Game | None:
+    """The game with its seats and their users, and the newest chat line's and clock
+    event's ids (``NEWEST``, the page's poll stamp reads them), in one query: the seats
+    joined to their game (a move's page, its mails and its deadline all read them).  The
+    game is given its seats as if prefetched, so ``game.seats.all()`` asks nothing more.
+    With ``lock`` the game's row alone is locked.  None if there is no such game (every
+    game has its seats from the start)."""
+    query = Seat.objects.select_related("game", "user").filter(game_id=game_id).annotate(**newest_ids("game_id"))
+    seats = list(query.select_for_update(of=("game",)) if lock else query)
+    if not seats:
+        return None
     game = seats[0].game
     for name in NEWEST:
         setattr(game, name, getattr(seats[0], name))
@@ -198,7 +188,7 @@ def keep_seats(game: Game, seats: list[Seat]) -> Game:
 
 
 def _loaded_seats(game: Game) -> list[Seat] | None:
-    """The game's seats if they were loaded with it (``with_seats``), else None."""
+    """The game's seats if they were loaded with it (``game_with_seats``), else None."""
     cache = getattr(game, "_prefetched_objects_cache", {})
     return list(cache["seats"]) if "seats" in cache else None
 
@@ -784,7 +774,7 @@ def still_current(game: Game, seat_index: int, version: int) -> bool:
 
 def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confirmed: bool = True) -> Move:
     """Play ``move``; the returned record's ``game`` is the game as it now is, loaded once
-    under the lock with its seats and users (``with_seats``), so a page can be drawn from
+    under the lock with its seats and users (``game_with_seats``), so a page can be drawn from
     it without loading it again.  With ``confirmed=False`` a seat that asks before moves
     drawing hidden cards gets ``NeedsConfirmation`` for such a move, and nothing is played."""
     with transaction.atomic():

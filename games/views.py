@@ -46,7 +46,9 @@ def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = Fal
     """The game and the requesting user's seat in it; 404 for anyone without a seat.
     With ``left``, a player whose seat the house took over gets an unsaved seat without
     an index (status ``LEFT``): they look on as a spectator would."""
-    game = get_object_or_404(services.with_seats(Game.objects.all()), pk=game_id)
+    game = services.game_with_seats(game_id)
+    if game is None:
+        raise Http404("No such game.")
     if left and not any(s.user_id == request.user.pk for s in game.seats.all()) \
             and services.left_game_for(game, request.user):
         return game, Seat(game=game, index=None, user=request.user, status=LEFT)
@@ -255,7 +257,7 @@ def resign(request, game_id):
 
 def _newest(game: Game, name: str, related: str):
     """The newest chat line's or clock event's id: annotated on the game where it was
-    loaded with ``services.with_seats`` (no query), else asked."""
+    loaded with ``services.game_with_seats`` (no query), else asked."""
     if hasattr(game, name):
         return getattr(game, name)
     return getattr(game, related).order_by("-pk").values_list("pk", flat=True).first()
@@ -338,7 +340,7 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                         "mine": record.seat == seat.index, "text": for_reader(text, seat.index, names),
                         "at": record.created_at, "ago": naturaltime(record.created_at),
                         "order": (record.number, 0)})
-    # Without a clock event (annotated by with_seats) there is nothing to ask for.
+    # Without a clock event (annotated by game_with_seats) there is nothing to ask for.
     events = [] if getattr(game, "last_event_id", True) is None else game.events.select_related("user")
     for event in events:
         if event.kind == GameEvent.Kind.TAKEN_OVER:
