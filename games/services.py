@@ -79,12 +79,14 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import signals
 from games.engine import IllegalMove, get_rules
 from games.engine.words import for_reader
 from games.models import Game, GameEvent, Move, Seat, new_token
+from sefirot_site.prepared import PreparedQuery, insert, update_where
 
 __all__ = [
     "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
@@ -152,6 +154,16 @@ def newest_ids(game: str) -> dict:
             for name, model in zip(NEWEST, (ChatMessage, GameEvent))}
 
 
+def _game_seats_query(game_id) -> QuerySet:
+    return Seat.objects.select_related("game", "user").filter(game_id=game_id).annotate(**newest_ids("game_id"))
+
+
+# Every move, page and poll of a game runs one of these: compiled once (sefirot_site.prepared).
+_SEATS = PreparedQuery(_game_seats_query, 1)
+_SEATS_LOCKED = PreparedQuery(lambda game_id: _game_seats_query(game_id).select_for_update(of=("game",)), 1,
+                              locks=True)
+
+
 def _locked(game_id: int, *, seats: bool = False) -> Game:
     game = game_with_seats(game_id, lock=True) if seats else Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
@@ -166,8 +178,7 @@ def game_with_seats(game_id: int, *, lock: bool = False) -> Game | None:
     game is given its seats as if prefetched, so ``game.seats.all()`` asks nothing more.
     With ``lock`` the game's row alone is locked.  None if there is no such game (every
     game has its seats from the start)."""
-    query = Seat.objects.select_related("game", "user").filter(game_id=game_id).annotate(**newest_ids("game_id"))
-    seats = list(query.select_for_update(of=("game",)) if lock else query)
+    seats = (_SEATS_LOCKED if lock else _SEATS)(game_id)
     if not seats:
         return None
     game = seats[0].game
@@ -815,15 +826,14 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confi
             fields.append("deadline")
         # The version condition makes a doubled submission fail even where the database
         # has no row locks (SQLite ignores select_for_update).
-        updated = Game.objects.filter(pk=game.pk, version=before).update(
-            **{f: getattr(game, f) for f in fields if f != "updated_at"}, updated_at=now
-        )
+        # Both writes through SQL made once (sefirot_site.prepared): every move runs them.
+        updated = update_where(Game, {"id": game.pk, "version": before},
+                               {**{f: getattr(game, f) for f in fields if f != "updated_at"}, "updated_at": now})
         if updated != 1:
             raise StaleMove("The game moved on while this move was sent, so nothing was played.")
         game.updated_at = now
-        record = Move.objects.create(
-            game=game, number=game.version, seat=seat.index, move=move, description=description[:300]
-        )
+        record = insert(Move(game=game, number=game.version, seat=seat.index, move=move,
+                             description=description[:300]))
         # Whether a computer is to act now, from the seats loaded above: its receiver
         # need not ask the database again.
         computer_to_act = any(s.index in to_act and s.status == Seat.Status.JOINED and s.user is not None

@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import re
+from collections import namedtuple
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -31,8 +32,9 @@ from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
-from games.models import ChatMessage, Game, GameEvent, Note, Seat
+from games.models import ChatMessage, Game, GameEvent, Move, Note, Seat
 from games.registry import present
+from sefirot_site.prepared import PreparedQuery
 
 logger = logging.getLogger(__name__)
 
@@ -319,6 +321,12 @@ def log_limit(request) -> int:
     return min(max(asked), 100_000)
 
 
+LogRecord = namedtuple("LogRecord", ("number", "seat", "description", "created_at"))
+_NEWEST_MOVES = PreparedQuery(
+    lambda game_id: Move.objects.filter(game_id=game_id).order_by("-number").values_list(*LogRecord._fields)[:LOG_WINDOW],
+    1)
+
+
 def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> list[dict]:
     """The move log in words, where a card this seat cannot see now is told as "a card"
     (another seat's discard from hand, a card put back into the deck): the log never
@@ -327,18 +335,22 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
     ``limit`` moves (and the events since the first of them) are read."""
     names = {s.index: s.player_name for s in game.seats.all()}
     # Only the columns the log reads, as rows: not the move's JSON, nor a model per move.
-    columns = ("number", "seat", "description", "created_at")
+    columns = LogRecord._fields
     if limit is None:
         records = list(game.moves.values_list(*columns, named=True))
+    elif limit == LOG_WINDOW:  # what every move's answer reads
+        records = [LogRecord(*row) for row in _NEWEST_MOVES(game.pk)][::-1]
     else:
         records = list(game.moves.order_by("-number").values_list(*columns, named=True)[:limit])[::-1]
     first = records[0].number if records and limit is not None else 0
     said = game.rules.log_for(view, seat.index, [(record.seat, record.description) for record in records])
     entries = []
+    # "ago" as a str: naturaltime's "now" is a lazy translation, translated again each
+    # time the region's digest or its drawing reads it.
     for record, text in zip(records, said):
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
                         "mine": record.seat == seat.index, "text": for_reader(text, seat.index, names),
-                        "at": record.created_at, "ago": naturaltime(record.created_at),
+                        "at": record.created_at, "ago": str(naturaltime(record.created_at)),
                         "order": (record.number, 0)})
     # Without a clock event (annotated by game_with_seats) there is nothing to ask for.
     events = [] if getattr(game, "last_event_id", True) is None else game.events.select_related("user")
@@ -349,7 +361,7 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
             if event.version >= first:
                 entries.append({"number": None, "event": True, "who": who, "text": text,
                                 "mine": event.user_id is not None and event.user_id == seat.user_id,
-                                "at": event.created_at, "ago": naturaltime(event.created_at),
+                                "at": event.created_at, "ago": str(naturaltime(event.created_at)),
                                 "order": (event.version, 1)})
             continue
         if event.version < first:
@@ -358,7 +370,7 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                                  for i in event.to_seats) or "the other player"
         entries.append({"number": None, "event": True, "who": names.get(event.seat, f"Seat {event.seat + 1}"),
                         "mine": event.seat == seat.index, "text": f"gave {receivers} a day more for this move.",
-                        "at": event.created_at, "ago": naturaltime(event.created_at), "order": (event.version, 1)})
+                        "at": event.created_at, "ago": str(naturaltime(event.created_at)), "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     # Each entry's name on the page (log-12, log-12e0 for an event after move 12), by which
     # an answer adds, redraws or drops it alone (_log_changes).
@@ -793,12 +805,17 @@ def mark_seen(seat: Seat) -> None:
         seat.seen_at = now
 
 
+# Polled every few seconds by every open page: compiled once (sefirot_site.prepared).
+_POLLED_SEAT = PreparedQuery(
+    lambda game_id, user_id: Seat.objects.select_related("game")
+    .filter(game_id=game_id, user=user_id, status=Seat.Status.JOINED)
+    .annotate(**services.newest_ids("game_id")).order_by("pk")[:1], 2)
+
+
 def _seat_for_poll(request, game_id) -> Seat:
     """The user's joined seat with its game, in one query (with the newest chat line's and
     clock event's ids the stamp needs); 404 for anyone else."""
-    seat = (Seat.objects.select_related("game").filter(game_id=game_id, user=request.user.pk,
-                                                       status=Seat.Status.JOINED)
-            .annotate(**services.newest_ids("game_id")).first())
+    seat = next(iter(_POLLED_SEAT(game_id, request.user.pk)), None)
     if seat is None:
         raise Http404("No such game.")
     for name in services.NEWEST:

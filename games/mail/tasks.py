@@ -31,6 +31,7 @@ from games.mail.outgoing import digest_mail, game_over_mail, reveal_mail, turn_m
 from games.mail.models import DigestSent, SeatMailSent
 from games.models import Game, Seat
 from sefirot_site.outbox import enqueue
+from sefirot_site.prepared import PreparedQuery, insert
 
 User = get_user_model()
 
@@ -61,9 +62,7 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
         # Every seat of the seat's game, joined to the game and their users, in one query:
         # the mail names the other players too (a load of the seats after the seat was one
         # round trip more per mail).
-        seats = list(Seat.objects.select_related("game", "user")
-                     .annotate(earlier_turn_mail=_earlier_turn_mail(version))
-                     .filter(game_id=Subquery(Seat.objects.filter(pk=seat_id).order_by().values("game_id")[:1])))
+        seats = _SEATS_TO_MAIL(int(seat_id), int(version))
         seat = next((s for s in seats if s.pk == int(seat_id)), None)
         if seat is None or seat.user is None or not seat.user.is_active or not seat.user.email:
             return "no player to mail"
@@ -95,7 +94,7 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
                 # No savepoint of its own: this transaction has written nothing else, so
                 # a twin task's mark found here rolls all of it back (two round trips
                 # fewer per mail than a savepoint).
-                SeatMailSent.objects.create(seat=seat, version=version, kind=SeatMailSent.Kind.TURN)
+                insert(SeatMailSent(seat=seat, version=version, kind=SeatMailSent.Kind.TURN))
             except IntegrityError:
                 transaction.set_rollback(True)
                 return "already sent"
@@ -171,6 +170,13 @@ def _earlier_turn_mail(version: int) -> Subquery:
     itself (one query fewer per mail)."""
     return Subquery(SeatMailSent.objects.filter(seat=OuterRef("pk"), kind=SeatMailSent.Kind.TURN, version__lt=version)
                     .order_by("-version").values("version")[:1])
+
+
+# Run for every turn mail: compiled once (sefirot_site.prepared).
+_SEATS_TO_MAIL = PreparedQuery(
+    lambda seat_id, version: Seat.objects.select_related("game", "user")
+    .annotate(earlier_turn_mail=_earlier_turn_mail(version))
+    .filter(game_id=Subquery(Seat.objects.filter(pk=seat_id).order_by().values("game_id")[:1])), 2)
 
 
 def _earlier_mail_fits(seat: Seat, version: int) -> bool:

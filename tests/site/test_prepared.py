@@ -1,0 +1,113 @@
+"""A prepared query (sefirot_site.prepared) gives what its queryset gives, for any values,
+compiled once per connection; it refuses what the queryset would refuse."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import ChatMessage, Seat
+from sefirot_site.prepared import PreparedQuery
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_with_newest_chat(game_id, user_id):
+    """Joins, an annotation with a subquery, a filter on two values: what the site's
+    prepared queries use."""
+    newest = ChatMessage.objects.filter(game=OuterRef("game_id")).order_by("-pk").values("text")[:1]
+    return (Seat.objects.select_related("game", "user").filter(game_id=game_id).exclude(user=user_id)
+            .annotate(newest_chat=Subquery(newest)).order_by("index"))
+
+
+def described(seats):
+    return [(s.pk, s.index, s.user.username, s.user.date_joined, s.game.pk, s.game.options, s.game.to_act,
+             s.game.created_at, s.newest_chat) for s in seats]
+
+
+@pytest.fixture
+def two_games(alice, bob, outsider):
+    first = services.start_game(alice, "know_thyself", {"variant": "standard"}, seed=1)
+    second = services.start_game(bob, "know_thyself", {"variant": "standard"}, seed=2)
+    ChatMessage.objects.create(game=first, seat=0, user=alice, text="Good luck, me.")
+    return first, second
+
+
+def test_it_gives_what_its_queryset_gives_for_each_value(two_games, outsider):
+    prepared = PreparedQuery(seats_with_newest_chat, 2)
+    for game in two_games:
+        expected = described(seats_with_newest_chat(game.pk, outsider.pk))
+        assert described(prepared(game.pk, outsider.pk)) == expected
+        assert expected  # a row each, with its game, user and annotation
+    assert prepared(two_games[0].pk, two_games[0].created_by_id) == []  # the second value counts too
+    assert prepared(10**9, outsider.pk) == []
+
+
+def test_it_reads_its_related_objects_from_the_same_query(two_games, outsider):
+    prepared = PreparedQuery(seats_with_newest_chat, 2)
+    prepared(two_games[0].pk, outsider.pk)  # compiled here, on this connection
+    with CaptureQueriesContext(connection) as queries:
+        seat = prepared(two_games[1].pk, outsider.pk)[0]
+        assert (seat.game.mode, seat.user.username, seat.newest_chat) == ("know_thyself", "bob", None)
+    assert len(queries) == 1
+
+
+@pytest.mark.django_db(transaction=True)  # outside the test's own transaction
+def test_it_refuses_a_lock_outside_a_transaction(two_games):
+    locked = PreparedQuery(lambda game_id: Seat.objects.filter(game_id=game_id).select_for_update(), 1, locks=True)
+    with pytest.raises(TransactionManagementError):
+        locked(two_games[0].pk)
+    with transaction.atomic():
+        assert [seat.game_id for seat in locked(two_games[0].pk)] == [two_games[0].pk]
+
+
+def test_it_refuses_a_query_that_does_not_take_its_values(two_games):
+    constant = PreparedQuery(lambda game_id: Seat.objects.filter(game_id=two_games[0].pk), 1)
+    with pytest.raises(ValueError, match="does not take each of its 1 values"):
+        constant(two_games[1].pk)
+    with pytest.raises(TypeError):
+        PreparedQuery(seats_with_newest_chat, 2)(two_games[0].pk)
+
+
+def test_a_values_list_query_gives_its_rows_converted(two_games):
+    newest = PreparedQuery(lambda game_id: ChatMessage.objects.filter(game_id=game_id)
+                           .order_by("-pk").values_list("text", "created_at")[:5], 1)
+    line = ChatMessage.objects.get()
+    assert newest(two_games[0].pk) == [("Good luck, me.", line.created_at)]
+    assert newest(two_games[1].pk) == []
+
+
+def test_an_update_changes_the_rows_that_match_and_counts_them(two_games):
+    from django.utils import timezone
+
+    from games.models import Game
+    from sefirot_site.prepared import update_where
+
+    first, second = two_games
+    when = timezone.now()
+    values = {"state": first.state, "version": 1, "to_act": [0], "outcome": {"winners": [0], "reason": "done"},
+              "deadline": when, "updated_at": when}
+    assert update_where(Game, {"id": first.pk, "version": 0}, values) == 1
+    assert update_where(Game, {"id": first.pk, "version": 0}, {**values, "version": 2}) == 0  # stale: nothing
+    changed, untouched = Game.objects.get(pk=first.pk), Game.objects.get(pk=second.pk)
+    assert (changed.version, changed.to_act, changed.outcome, changed.deadline) == (1, [0], values["outcome"], when)
+    assert (untouched.version, untouched.outcome, untouched.deadline) == (0, None, None)
+    assert update_where(Game, {"id": first.pk, "version": 1}, {"outcome": None}) == 1
+    assert Game.objects.get(pk=first.pk).outcome is None
+
+
+def test_an_insert_saves_what_create_would(two_games):
+    from games.models import Move
+    from sefirot_site.prepared import insert
+
+    record = insert(Move(game=two_games[0], number=1, seat=0, move={"type": "play", "card": "M1"},
+                         description="Play I The Magician"))
+    made = Move.objects.create(game=two_games[0], number=2, seat=0, move={"type": "pass"}, description="Pass")
+    assert record.pk is not None and record.pk != made.pk and not record._state.adding
+    saved = Move.objects.get(pk=record.pk)
+    assert (saved.game_id, saved.number, saved.move, saved.description, saved.created_at) == (
+        two_games[0].pk, 1, {"type": "play", "card": "M1"}, "Play I The Magician", record.created_at)
