@@ -2,7 +2,8 @@
 remembered.  A board shows dozens of cards and every answer to a move draws them again,
 while a card's HTML depends only on the card's own data and on the game's id and status
 (all that ``_pick.html`` and ``_card.html`` read), so each distinct card is drawn once per
-process and then reused; the output is the same as ``{% include %}``'s."""
+process and then reused, the game's id put in its links; the output is the same as
+``{% include %}``'s."""
 
 from __future__ import annotations
 
@@ -16,9 +17,22 @@ from django.utils.safestring import mark_safe
 register = template.Library()
 
 
-@lru_cache(maxsize=16384)
+# A card's links name its game (``/games/<id>/?pick=..``): a card is drawn once for every
+# game with this id in them, and the game's own put in on the way out, so the cache holds
+# each distinct card once (a few hundred) rather than once per game.
+_ANY_GAME = 918_273_645_501
+_ANY_GAME_PATH = f"/{_ANY_GAME}/"
+
+
+@lru_cache(maxsize=4096)
+def _drawn_for_any_game(template_name: str, items: tuple, game_status) -> str:
+    return _draw(template_name, dict(items), SimpleNamespace(pk=_ANY_GAME, status=game_status))
+
+
 def _drawn(template_name: str, items: tuple, game_pk, game_status) -> str:
-    return _draw(template_name, dict(items), SimpleNamespace(pk=game_pk, status=game_status))
+    if game_pk is None:
+        return _draw(template_name, dict(items), SimpleNamespace(pk=None, status=game_status))
+    return _drawn_for_any_game(template_name, items, game_status).replace(_ANY_GAME_PATH, f"/{game_pk}/")
 
 
 def _draw(template_name: str, card: dict, game) -> str:

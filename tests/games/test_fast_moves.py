@@ -166,6 +166,34 @@ def test_an_outsider_polls_and_moves_into_nothing(outsider_client, alice):
     assert reload(game).version == 0
 
 
+def test_a_card_drawn_once_links_each_game_it_is_shown_in_to_that_game(alice_client, alice):
+    # The same seed deals the same hand: the cards are drawn for the first page and reused.
+    first, second = (services.start_game(alice, "know_thyself", {"variant": "standard"}, seed=21) for _ in (1, 2))
+    pages = [alice_client.get(url("game", game)).content.decode() for game in (first, second)]
+    hands = []
+    for page, game, other in ((pages[0], first, second), (pages[1], second, first)):
+        picks = re.findall(r'hx-get="(/games/\d+/)\?pick=(\w+)"', page)
+        assert picks and {path for path, _ in picks} == {f"/games/{game.pk}/"}
+        assert f"/games/{other.pk}/" not in page
+        hands.append([card for _, card in picks])
+    assert hands[0] == hands[1]
+
+
+def test_a_remembered_url_is_the_url_of_its_arguments_under_the_prefix_in_force():
+    from django.template import Context, Template
+    from django.urls import get_script_prefix, set_script_prefix
+
+    both = Template("{% load cached_url %}{% cached_url 'games:move' pk %}|{% url 'games:move' pk %}")
+    for pk in (1, 2, 1):
+        assert both.render(Context({"pk": pk})).split("|") == [f"/games/{pk}/move/"] * 2
+    before = get_script_prefix()
+    set_script_prefix("/sefirot/")
+    try:
+        assert both.render(Context({"pk": 1})).split("|") == ["/sefirot/games/1/move/"] * 2
+    finally:
+        set_script_prefix(before)
+
+
 def test_the_log_shows_the_newest_moves_and_earlier_ones_on_demand(alice_client, alice):
     game = long_solo_game(alice, LOG_WINDOW + 8)
     page = alice_client.get(url("game", game)).content.decode()
