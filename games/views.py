@@ -493,8 +493,9 @@ def _reader_keys(context: dict) -> tuple[tuple, tuple, tuple]:
     reader = (_templates_key(), game.pk, seat.index, seat.status, timezone.get_current_timezone_name(),
               tuple((s.index, s.player_name, s.status, s.user is not None and s.user.is_computer)
                     for s in context["seats"]))
-    game_key = reader + (game.version, game.status, game.started_at is not None)
-    still = reader + (game.status, game.started_at is not None)
+    # str: a game a move just finished holds the status as an enum member, whose repr differs.
+    game_key = reader + (game.version, str(game.status), game.started_at is not None)
+    still = reader + (str(game.status), game.started_at is not None)
     return reader, game_key, still
 
 
@@ -522,8 +523,11 @@ def region_digests(context: dict) -> dict[str, str]:
         data = shown(*names)
         return (still if "Choice(" not in data else game_key) + (data,)
 
-    status = game_key + (tuple(game.to_act), game.end_reason, game.time_control, context["message"],
-                         context["notice"], context["turn"], shown("facts"))
+    # Not the version: a move that leaves the turn, the facts and the outcome as they were
+    # (most moves of a solo game) leaves the status as it was.
+    status = still + (tuple(game.to_act), game.end_reason, game.time_control, context["message"],
+                      context["notice"], context["turn"], shown("facts"), repr(game.outcome),
+                      context["result"], tuple(context["winners"]), context["can_start_now"])
     if clock:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
 
@@ -549,7 +553,7 @@ def region_digests(context: dict) -> dict[str, str]:
         "hand": cards("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
                       "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
         "planes": planes,
-        "actions": reader + (game.status, game.time_control, game.started_at is not None, seat.confirm_moves),
+        "actions": reader + (str(game.status), game.time_control, game.started_at is not None, seat.confirm_moves),
         # The log's frame: its entries and the engine's lines are its parts (below).
         "log": reader + (bool(context["log_earlier"]), context["log_more"], bool(context["log"]),
                          bool(context["events"])),

@@ -76,10 +76,28 @@ def test_a_move_sends_back_only_the_regions_it_changed(alice_client, alice):
     # The tree holds the same cards and no move form: it is not sent again.
     assert 'id="board"' not in answer and 'id="space-' not in answer
     assert 'id="chat"' not in answer and 'id="actions"' not in answer
+    # Still your turn, the same score: the status is as it was.
+    assert 'id="status"' not in answer
     after = seen_in(answer)
     # Only the digests that changed come back: the page keeps those it holds.
     assert "seen_chat" not in after and after["seen_log"] != seen["seen_log"]
     assert after["seen_planes"] != seen["seen_planes"]
+
+
+def test_the_status_comes_back_when_what_it_shows_changes(alice_client, alice):
+    game = services.start_game(alice, "know_thyself", {}, seed=3)
+    seen = seen_in(alice_client.get(url("game", game)).content.decode())
+    answers = []
+    while reload(game).status == Game.Status.ACTIVE:
+        game = reload(game)
+        answer = alice_client.post(url("move", game), {"version": game.version, "move": json.dumps(first_legal(game)),
+                                                       **seen}, **HX).content.decode()
+        seen.update(seen_in(answer))
+        answers.append(answer)
+    assert 'id="status"' not in answers[0]
+    assert 'id="status"' in answers[-1] and 'class="outcome"' in answers[-1]  # the game's end, told
+    fresh = alice_client.get(url("game", game)).content.decode()
+    assert seen_in(fresh)["seen_status"] == seen["seen_status"]  # the page holds the status as it is
 
 
 def data_queries(captured) -> list[str]:
