@@ -43,7 +43,6 @@ class PreparedQuery:
         self._build = build
         self._values = values
         self._locks = locks
-        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def _compile(self, connection) -> dict:
         compiled = []
@@ -75,7 +74,10 @@ class PreparedQuery:
                 "populators_from": (klass_info, select),
                 "annotations": list((compiler.annotation_col_map or {}).items()),
             })
-        self._compiled[connection] = prepared
+        # Kept on the connection: what is compiled refers to it (its converters, its
+        # compiler), so a table beside it, even a weak one, would keep every thread's
+        # connection alive; on it, it goes with its connection.
+        connection.__dict__.setdefault("prepared_queries", {})[self] = prepared
         return prepared
 
     def __call__(self, *values, using: str = DEFAULT_DB_ALIAS) -> list:
@@ -85,7 +87,7 @@ class PreparedQuery:
         if self._locks and connection.get_autocommit():
             # What the queryset would say: a lock outside a transaction is released at once.
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-        compiled = self._compiled.get(connection) or self._compile(connection)
+        compiled = connection.__dict__.get("prepared_queries", {}).get(self) or self._compile(connection)
         params = [value if slot is None else slot[1](values[slot[0]])
                   for value, slot in zip(compiled["params"], compiled["slots"])]
         with connection.cursor() as cursor:

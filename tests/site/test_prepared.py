@@ -111,3 +111,27 @@ def test_an_insert_saves_what_create_would(two_games):
     saved = Move.objects.get(pk=record.pk)
     assert (saved.game_id, saved.number, saved.move, saved.description, saved.created_at) == (
         two_games[0].pk, 1, {"type": "play", "card": "M1"}, "Play I The Magician", record.created_at)
+
+
+@pytest.mark.django_db(transaction=True)  # the thread's own connection sees the committed games
+def test_what_a_thread_compiled_goes_with_its_connection(two_games):
+    import gc
+    import threading
+    import weakref
+
+    from django.db import connections
+
+    prepared = PreparedQuery(seats_with_newest_chat, 2)
+    kept = []
+
+    def request_in_its_own_thread():  # as a threaded server serves each request
+        assert prepared(two_games[0].pk, 0)[0].game_id == two_games[0].pk
+        kept.append(weakref.ref(connections["default"]))
+        connections.close_all()
+
+    thread = threading.Thread(target=request_in_its_own_thread)
+    thread.start()
+    thread.join()
+    del thread
+    gc.collect()
+    assert kept and kept[0]() is None
