@@ -4,7 +4,8 @@ Run from the repository root (PostgreSQL must be up; the database is created if 
 and its games tables are filled with bench players):
 
     .venv/bin/python bench/web.py [--database-url postgres://postgres@127.0.0.1:5432/sefirot_bench]
-                                  [--port 8200] [--players 20] [--seconds 20] [--workers 4] [--json]
+                                  [--port 8200] [--players 20] [--seconds 20] [--workers 4]
+                                  [--repeats 15] [--json]
 
 It migrates the database, creates ``--players`` users with a session each and a stock of
 Know Thyself games, collects static files, starts gunicorn (DEBUG off, the site's real
@@ -30,8 +31,8 @@ database: the SQL queries of one move request (htmx, and the plain form post wit
 redirect) and of a poll (a page that polled a moment ago: the first poll in ten seconds
 also writes that the player is looking); and the cost of one htmx move at move 10 and at
 move 200 of a long Lovers' Discourse game (median time in process and bytes of the
-answer, over ``--long-games`` games of the same seed, after one more that warms the
-process).  ``--json`` prints all of it as one JSON object instead (keys ``move_vs_bare``,
+answer: two games of the same seed wait at those moves, and the two moves are sent in
+turn ``--repeats`` times each, each rolled back, so both are timed on the same machine).  ``--json`` prints all of it as one JSON object instead (keys ``move_vs_bare``,
 ``move_p95_vs_bare``, ``write_vs_bare``, ``sql_htmx_move``, ``sql_poll``,
 ``move_cost_200_vs_10`` and the rest), to compare runs.
 REDIS_URL, when set, is passed to the server (the broker for the tasks a move queues).
@@ -76,8 +77,8 @@ def parse_args():
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-    parser.add_argument("--long-games", type=int, default=5,
-                        help="games of the same seed whose moves 10 and 200 are timed (the median counts)")
+    parser.add_argument("--repeats", type=int, default=15,
+                        help="times moves 10 and 200 of the long game are each timed, in turn (the median counts)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     return parser.parse_args()
 
@@ -305,12 +306,20 @@ def long_game_moves() -> list[tuple[int, dict]]:
     return moves
 
 
-def move_cost_by_length(games: int, early: int = 10, late: int = 200) -> dict:
+def move_cost_by_length(repeats: int, early: int = 10, late: int = 200) -> dict:
     """Time (median, in process, through the test client) and bytes of an htmx move at
     move ``early`` and at move ``late`` of the same long game, as a page that holds its
     region digests sends it; the page was opened three moves before each, so both answers
-    bring it the same number of moves."""
+    bring it the same number of moves.
+
+    Two games of the same seed wait side by side, three moves before each; then, in
+    turn, ``repeats`` times each (after two rounds that warm the process), each game's
+    page is opened, the two moves after it are played and the third is timed, all in a
+    transaction rolled back afterwards, so every round plays the same moves on the same
+    board.  Timed in turn, the two see the same machine: a noisy neighbour slows both
+    (timed minutes apart, a single move each, the ratio swung by a third)."""
     from django.contrib.auth import get_user_model
+    from django.db import transaction
     from django.test import Client
 
     from games import services
@@ -326,34 +335,36 @@ def move_cost_by_length(games: int, early: int = 10, late: int = 200) -> dict:
     for user in users:
         clients.append(Client(enforce_csrf_checks=False))
         clients[-1].force_login(user)
-    timings = {early: [], late: []}
-    sizes = {early: [], late: []}
-    # One game more than asked: the first only warms the process (templates compiled, the
-    # connection's first queries, the engine's caches), so move 10 of the first game timed
-    # is not also the first move this process ever drew.
-    for round_ in range(games + 1):
-        if round_ == 1:
-            timings, sizes = {early: [], late: []}, {early: [], late: []}
+    waiting = {}  # move number -> the game, three moves before it
+    for number in (early, late):
         game = services.start_game(users[0], slug, options, open_challenge=True, seed=seed)
         services.accept_challenge(game.pk, users[1])
         seats = {s.index: s for s in Seat.objects.filter(game=game)}
-        for number, (seat, move) in enumerate(moves[:late], start=1):
-            if number in timings:
-                client = clients[seat]
-                start = time.perf_counter()
-                response = client.post(f"/games/{game.pk}/move/",
-                                       {"version": number - 1, "move": json.dumps(move), **seen[seat]},
-                                       HTTP_HX_REQUEST="true")
-                timings[number].append(time.perf_counter() - start)
-                assert response.status_code == 200, response.status_code
-                sizes[number].append(len(response.content))
-            else:
-                services.submit_move(game.pk, seats[seat], move, number - 1)
-            if number in (early - 3, late - 3):
+        for played, (seat, move) in enumerate(moves[:number - 3], start=1):
+            services.submit_move(game.pk, seats[seat], move, played - 1)
+        waiting[number] = (game, seats)
+    timings = {early: [], late: []}
+    sizes = {early: [], late: []}
+    for round_ in range(repeats + 2):
+        for number, (game, seats) in waiting.items():
+            seat, move = moves[number - 1]
+            with transaction.atomic():
                 # The page is open a little before the move timed, as long before for both:
-                # the answer brings it the moves made since, then the move's own changes.
-                seen = [dict(SEEN.findall(c.get(f"/games/{game.pk}/").content.decode())) for c in clients]
-        Game.objects.filter(pk=game.pk).delete()
+                # the answer brings it the two moves made since, then the move's own changes.
+                held = dict(SEEN.findall(clients[seat].get(f"/games/{game.pk}/").content.decode()))
+                for played in (number - 2, number - 1):
+                    services.submit_move(game.pk, seats[moves[played - 1][0]], moves[played - 1][1], played - 1)
+                start = time.perf_counter()
+                response = clients[seat].post(f"/games/{game.pk}/move/",
+                                              {"version": number - 1, "move": json.dumps(move), **held},
+                                              HTTP_HX_REQUEST="true")
+                elapsed = time.perf_counter() - start
+                assert response.status_code == 200, response.status_code
+                transaction.set_rollback(True)  # the same three moves again next round
+            if round_ >= 2:
+                timings[number].append(elapsed)
+                sizes[number].append(len(response.content))
+    Game.objects.filter(created_by=users[0]).delete()
     result = {}
     for number in (early, late):
         result[f"move_{number}_ms"] = 1000 * statistics.median(timings[number])
@@ -431,9 +442,9 @@ def main():
         say(args, "SQL queries per request (issue 12: htmx move <= 8, poll <= 4):")
         for label, count in counts.items():
             say(args, f"  {label:<26} {count}")
-        cost = move_cost_by_length(args.long_games)
+        cost = move_cost_by_length(args.repeats)
         figures.update(cost)
-        say(args, f"An htmx move of a long game ({LONG_GAME[0]}, median of {args.long_games}; issue 12: within 20 %):")
+        say(args, f"An htmx move of a long game ({LONG_GAME[0]}, median of {args.repeats}, timed in turn; issue 12: within 20 %):")
         say(args, f"  move 10:  {cost['move_10_ms']:.1f} ms, {cost['move_10_bytes']:.0f} bytes")
         say(args, f"  move 200: {cost['move_200_ms']:.1f} ms, {cost['move_200_bytes']:.0f} bytes")
         say(args, f"  200 vs 10: time {cost['move_cost_200_vs_10']:.2f}x, bytes {cost['move_bytes_200_vs_10']:.2f}x")
