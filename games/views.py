@@ -305,8 +305,10 @@ def _worded(show, seat_index: int, names: dict[int, str]):
 
 # The game page's log shows the newest moves; "Show earlier moves" asks for this many
 # more each time (``?log=N``, kept by the page in a hidden input), and the history page
-# keeps the whole record.  So a move's answer costs the same at move 200 as at move 10.
-LOG_WINDOW = 20
+# keeps the whole record.  So a move's answer costs the same at move 200 as at move 10:
+# ten moves, a phone's screenful, and a window already full by move 10 (at twenty, a move
+# early in a game drew fewer entries than every move after the twentieth).
+LOG_WINDOW = 10
 
 
 def log_limit(request) -> int:
@@ -526,7 +528,8 @@ def region_digests(context: dict) -> dict[str, str]:
     # Not the version: a move that leaves the turn, the facts and the outcome as they were
     # (most moves of a solo game) leaves the status as it was.
     status = still + (tuple(game.to_act), game.end_reason, game.time_control, context["message"],
-                      context["notice"], context["turn"], shown("facts"), repr(game.outcome),
+                      context["notice"], context["turn"], shown("facts"),
+                      json.dumps(game.outcome, sort_keys=True),  # PostgreSQL's jsonb orders keys its own way
                       context["result"], tuple(context["winners"]), context["can_start_now"])
     if clock:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
