@@ -325,8 +325,8 @@ def log_limit(request) -> int:
 
 LogRecord = namedtuple("LogRecord", ("number", "seat", "description", "created_at"))
 _NEWEST_MOVES = PreparedQuery(
-    lambda game_id: Move.objects.filter(game_id=game_id).order_by("-number").values_list(*LogRecord._fields)[:LOG_WINDOW],
-    1)
+    lambda game_id: Move.objects.filter(game_id=game_id).order_by("-number")
+    .values_list(*LogRecord._fields)[:LOG_WINDOW], 1)
 
 
 def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> list[dict]:

@@ -114,9 +114,9 @@ class PreparedQuery:
 
 # --- the writes of every move and every turn mail ----------------------------------------
 # A move updates its game and adds its record, a turn mail adds its mark; through the ORM
-# each statement was built and compiled again (a twentieth of a move, a tenth of a mail).  These write the same rows with SQL made
-# once per connection from the models' fields, the values prepared by those fields as the
-# ORM prepares them.  Like ``QuerySet.update`` and ``bulk_create``, they send no
+# each statement was built and compiled again (a twentieth of a move, a tenth of a mail).
+# These write the same rows with SQL made once per connection from the models' fields,
+# the values prepared by those fields as the ORM prepares them.  Like ``QuerySet.update`` and ``bulk_create``, they send no
 # ``pre_save``/``post_save`` signals (nothing here listens to them for these models).
 
 _statements: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
