@@ -826,12 +826,11 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confi
             fields.append("deadline")
         # The version condition makes a doubled submission fail even where the database
         # has no row locks (SQLite ignores select_for_update).
+        game.updated_at = now
         # Both writes through SQL made once (sefirot_site.prepared): every move runs them.
-        updated = update_where(Game, {"id": game.pk, "version": before},
-                               {**{f: getattr(game, f) for f in fields if f != "updated_at"}, "updated_at": now})
+        updated = update_where(Game, {"id": game.pk, "version": before}, {f: getattr(game, f) for f in fields})
         if updated != 1:
             raise StaleMove("The game moved on while this move was sent, so nothing was played.")
-        game.updated_at = now
         record = insert(Move(game=game, number=game.version, seat=seat.index, move=move,
                              description=description[:300]))
         # Whether a computer is to act now, from the seats loaded above: its receiver

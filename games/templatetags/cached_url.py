@@ -25,10 +25,10 @@ def _reversed(view_name, args: tuple, kwargs: tuple, current_app, prefix: str, u
 
 class CachedURLNode(defaulttags.URLNode):
     def render(self, context):
-        args = tuple(arg.resolve(context) for arg in self.args)
-        kwargs = tuple(sorted((k, v.resolve(context)) for k, v in self.kwargs.items()))
         if self.asvar is not None:
             return super().render(context)  # rare, and it swallows NoReverseMatch: as Django does
+        args = tuple(arg.resolve(context) for arg in self.args)
+        kwargs = tuple(sorted((k, v.resolve(context)) for k, v in self.kwargs.items()))
         try:
             current_app = context.request.current_app
         except AttributeError:

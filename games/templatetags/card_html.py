@@ -25,14 +25,14 @@ _ANY_GAME_PATH = f"/{_ANY_GAME}/"
 
 
 @lru_cache(maxsize=4096)
-def _drawn_for_any_game(template_name: str, items: tuple, game_status) -> str:
-    return _draw(template_name, dict(items), SimpleNamespace(pk=_ANY_GAME, status=game_status))
+def _drawn_once(template_name: str, items: tuple, game_pk, game_status) -> str:
+    return _draw(template_name, dict(items), SimpleNamespace(pk=game_pk, status=game_status))
 
 
 def _drawn(template_name: str, items: tuple, game_pk, game_status) -> str:
-    if game_pk is None:
-        return _draw(template_name, dict(items), SimpleNamespace(pk=None, status=game_status))
-    return _drawn_for_any_game(template_name, items, game_status).replace(_ANY_GAME_PATH, f"/{game_pk}/")
+    if game_pk is None:  # a card outside any game: nothing to put in
+        return _drawn_once(template_name, items, None, game_status)
+    return _drawn_once(template_name, items, _ANY_GAME, game_status).replace(_ANY_GAME_PATH, f"/{game_pk}/")
 
 
 def _draw(template_name: str, card: dict, game) -> str:
