@@ -7,3 +7,4 @@ class SiteConfig(AppConfig):
 
     def ready(self):
         from . import checks  # noqa: F401 - registers the deploy checks
+        from . import pg_timestamps  # noqa: F401 - PostgreSQL's timestamps parsed in C
