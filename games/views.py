@@ -491,6 +491,8 @@ def _templates_key() -> str:
 def _reader_keys(context: dict) -> tuple[tuple, tuple, tuple]:
     """What every region's digest starts from: the reader (seat, names, time zone, the
     templates themselves); that and the game's version and status; that without the version."""
+    if "_reader_keys" in context:  # asked by the digests and again by the answer
+        return context["_reader_keys"]
     game, seat = context["game"], context["seat"]
     reader = (_templates_key(), game.pk, seat.index, seat.status, timezone.get_current_timezone_name(),
               tuple((s.index, s.player_name, s.status, s.user is not None and s.user.is_computer)
@@ -498,7 +500,25 @@ def _reader_keys(context: dict) -> tuple[tuple, tuple, tuple]:
     # str: a game a move just finished holds the status as an enum member, whose repr differs.
     game_key = reader + (game.version, str(game.status), game.started_at is not None)
     still = reader + (str(game.status), game.started_at is not None)
+    context["_reader_keys"] = reader, game_key, still
     return reader, game_key, still
+
+
+def _prefix_hashes(context: dict) -> tuple:
+    """The three keys of _reader_keys hashed once each: every part's digest goes on from a
+    copy of one of them, rather than hashing its reader again (a board has dozens)."""
+    if "_prefix_hashes" not in context:
+        context["_prefix_hashes"] = tuple(hashlib.sha1(repr(key).encode()) for key in _reader_keys(context))
+    return context["_prefix_hashes"]
+
+
+class _Said(str):
+    """A key's text already made by repr: a key that holds it is repr'd without escaping
+    it a second time (the hand's or the board's text is kilobytes)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return str.__str__(self)
 
 
 def region_digests(context: dict) -> dict[str, str]:
@@ -515,9 +535,10 @@ def region_digests(context: dict) -> dict[str, str]:
     game, seat, show = context["game"], context["seat"], context["show"]
     clock = context["clock"]
     reader, game_key, still = _reader_keys(context)
+    reader_hash, game_hash, still_hash = _prefix_hashes(context)
 
     def shown(*names):
-        return repr([getattr(show, name) for name in names])
+        return _Said(repr([getattr(show, name) for name in names]))
 
     def cards(*names):
         # A move form (a Choice) carries the version; a region without one (cards and
@@ -566,22 +587,24 @@ def region_digests(context: dict) -> dict[str, str]:
     digests = {region: _digest((region, key), REGION_DIGEST) for region, key in keys.items()}
     for region, region_parts_ in parts.items():
         if region_parts_:
-            digests[region] += "".join("." + _part_token(part[2], part[4], still, game_key) for part in region_parts_)
+            digests[region] += "".join("." + _part_token(part[2], part[4], still_hash, game_hash)
+                                       for part in region_parts_)
     if context["log"] or context["events"]:
         events = (context["events"], context["events_earlier"], context["events_start"], context["log_more"])
-        digests["log"] += "." + _digest(reader + events, PART_DIGEST) + "".join(
-            "." + _log_token(entry, previous, _digest(reader + (entry,), PART_DIGEST))
+        digests["log"] += "." + _digest_after(reader_hash, repr(events), PART_DIGEST) + "".join(
+            "." + _log_token(entry, previous, _digest_after(reader_hash, repr(entry), PART_DIGEST))
             for previous, entry in zip([None] + context["log"], context["log"]))
     return digests
 
 
-def _part_token(data, cells: list | None, still: tuple, game_key: tuple) -> str:
-    token = _digest((still if "Choice(" not in repr(data) else game_key) + (repr(data),), PART_DIGEST)
+def _part_token(data, cells: list | None, still_hash, game_hash) -> str:
+    text = repr(data)
+    token = _digest_after(still_hash if "Choice(" not in text else game_hash, text, PART_DIGEST)
     if cells is None:
         return token
     # A column of cards: its own frame, how many cards, and a digest of them, so that an
     # answer can append the cards played since instead of drawing it again (_cards_added).
-    return f"{token}x{len(cells)}x{_cells_digest(still, cells)}"
+    return f"{token}x{len(cells)}x{_cells_digest(still_hash, cells)}"
 
 
 def _log_token(entry: dict, previous: dict | None, digest: str) -> str:
@@ -625,8 +648,15 @@ def _digest(key, length: int) -> str:
     return hashlib.sha1(repr(key).encode()).hexdigest()[:length]
 
 
-def _cells_digest(still: tuple, cells: list) -> str:
-    return _digest(still + (repr(cells),), PART_DIGEST)
+def _digest_after(prefix, text: str, length: int) -> str:
+    """The digest of a part's text after its reader's (``prefix``, from _prefix_hashes)."""
+    digest = prefix.copy()
+    digest.update(b"\0" + text.encode())
+    return digest.hexdigest()[:length]
+
+
+def _cells_digest(still_hash, cells: list) -> str:
+    return _digest_after(still_hash, repr(cells), PART_DIGEST)
 
 
 def region_parts(context: dict) -> dict[str, list[tuple[str, str, object, dict, list | None]]]:
@@ -657,7 +687,7 @@ def region_parts(context: dict) -> dict[str, list[tuple[str, str, object, dict, 
     return parts
 
 
-def _cards_added(held: str, now: str, part: tuple, still: tuple) -> list | None:
+def _cards_added(held: str, now: str, part: tuple, still_hash) -> list | None:
     """The cards played onto a column since the page drew it, when they are all that
     changed (same frame and no move form at its foot, the cards the page holds still the
     first ones): they are appended to it.  None when the column must be drawn again."""
@@ -665,7 +695,7 @@ def _cards_added(held: str, now: str, part: tuple, still: tuple) -> list | None:
     count, _, cells = rest.partition("x")
     cards = part[4]
     if frame != now.partition("x")[0] or part[2].get("target") or not count.isdigit() \
-            or not 0 < int(count) < len(cards) or cells != _cells_digest(still, cards[:int(count)]):
+            or not 0 < int(count) < len(cards) or cells != _cells_digest(still_hash, cards[:int(count)]):
         return None
     return cards[int(count):]
 
@@ -742,7 +772,7 @@ def regions_response(request, context: dict, status: int = 200, *, count_turns: 
     ``count_turns`` the answer also brings the count of games waiting for the player."""
     digests = region_digests(context)
     held = {region: request.GET.get(f"seen_{region}", request.POST.get(f"seen_{region}")) for region in REGIONS}
-    region_parts_, still = None, _reader_keys(context)[2]
+    region_parts_, still_hash = None, _prefix_hashes(context)[2]
     changed = []  # (partial, the extra context it is drawn with)
     for region in REGIONS:
         if held[region] == digests[region]:
@@ -758,7 +788,7 @@ def regions_response(request, context: dict, status: int = 200, *, count_turns: 
             region_parts_ = region_parts_ or region_parts(context)
             for number, old, new in changed_parts:
                 part = region_parts_[region][number]
-                added = _cards_added(old, new, part, still) if part[4] is not None else None
+                added = _cards_added(old, new, part, still_hash) if part[4] is not None else None
                 if added:
                     changed.append(("games/game.html#plane_cells_added",
                                     {**part[3], "added": added, "part_id": part[1]}))
