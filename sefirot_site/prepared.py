@@ -13,6 +13,14 @@ the fields' converters applied).
 
 django-prepared-queries does this for plain querysets through RawQuerySet, which has no
 ``select_related``, and has not followed Django since 2019; this is the part we need.
+
+On PostgreSQL these statements are also prepared on the server, once per connection
+(``PREPARED_STATEMENTS``, on unless a pooler in transaction mode stands in between).
+PostgreSQL plans a statement before each run: for the game joined to its seats and
+users that planning cost the database 0.6-0.9 ms of CPU a run against 0.2-0.3 ms once
+prepared, and the client's CPU fell by a quarter, since the values no longer go into the
+SQL text.  Django sends everything else as before: the values merged into the text on
+the client (its default), nothing prepared.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from __future__ import annotations
 import weakref
 from typing import Callable
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 from django.db.models.query import ModelIterable, get_related_populators
@@ -90,7 +99,7 @@ class PreparedQuery:
         compiled = connection.__dict__.get("prepared_queries", {}).get(self) or self._compile(connection)
         params = [value if slot is None else slot[1](values[slot[0]])
                   for value, slot in zip(compiled["params"], compiled["slots"])]
-        with connection.cursor() as cursor:
+        with _cursor(connection) as cursor:
             cursor.execute(compiled["sql"], params)
             rows = cursor.fetchall()
         if compiled["converters"]:
@@ -110,6 +119,54 @@ class PreparedQuery:
                 setattr(obj, name, row[position])
             objects.append(obj)
         return objects
+
+
+# psycopg prepares only on a connection with a threshold (Django leaves it None: none at
+# all) and only what a cursor asks for or what ran this many times: a threshold never
+# reached lets the statements below ask while leaving every other query as Django sends it.
+NEVER_BY_ITSELF = 2**31 - 1
+
+
+def _preparing_cursor_class():
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    class PreparingCursor(ServerBindingCursor):
+        """Values bound on the server, and the statement prepared there on its first run
+        on a connection (psycopg keeps the name per connection and runs it after that)."""
+
+        def execute(self, query, params=None, *, prepare=None, binary=None):
+            return super().execute(query, params, prepare=True, binary=binary)
+
+        def _convert_query(self, query, params=None):
+            # Django's query log reads the query from here, which psycopg leaves unset
+            # when it runs a prepared statement: the log would hold None.  It holds the
+            # statement as sent ($1, $2 for the values; its debug log gives the values).
+            self._query = super()._convert_query(query, params)
+            return self._query
+
+    return PreparingCursor
+
+
+def _cursor(connection):
+    """A cursor for the statements of this module: on PostgreSQL one that prepares them,
+    wrapped as Django wraps its own (queries counted and logged, errors translated);
+    elsewhere, or with ``PREPARED_STATEMENTS`` off, Django's own."""
+    if connection.vendor != "postgresql" or not settings.PREPARED_STATEMENTS:
+        return connection.cursor()
+    global _PreparingCursor
+    if _PreparingCursor is None:
+        _PreparingCursor = _preparing_cursor_class()
+    # What connection.cursor() does, with our cursor in place of the connection's own.
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        raw = connection.connection
+        if raw.prepare_threshold is None:
+            raw.prepare_threshold = NEVER_BY_ITSELF
+        return connection._prepare_cursor(_PreparingCursor(raw))
+
+
+_PreparingCursor = None
 
 
 # --- the writes of every move and every turn mail ----------------------------------------
@@ -141,7 +198,7 @@ def update_where(model, where: dict, values: dict, *, using: str = DEFAULT_DB_AL
         + " WHERE " + " AND ".join(f"{qn(field.column)} = %s" for field in where_fields)))
     params = [field.get_db_prep_save(values[field.name], connection) for field in set_fields]
     params += [field.get_db_prep_value(where[field.name], connection) for field in where_fields]
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
 
@@ -157,7 +214,7 @@ def insert(instance, *, using: str = DEFAULT_DB_ALIAS):
         f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(field.column) for field in fields)}) "
         f"VALUES ({', '.join(['%s'] * len(fields))})" + (f" RETURNING {qn(meta.pk.column)}" if returning else "")))
     params = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(sql, params)
         key = cursor.fetchone()[0] if returning else connection.ops.last_insert_id(cursor, meta.db_table,
                                                                                      meta.pk.column)

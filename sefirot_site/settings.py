@@ -175,6 +175,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60, minimum=0)
+# The hot statements of sefirot_site.prepared prepared on the PostgreSQL server, once per
+# connection.  Off where a pooler in transaction mode (PgBouncer before 1.21) hands each
+# transaction another server connection, which would not know the statement's name.
+PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: broker and cache, or embedded stand-ins ------------------------------------

@@ -135,3 +135,52 @@ def test_what_a_thread_compiled_goes_with_its_connection(two_games):
     del thread
     gc.collect()
     assert kept and kept[0]() is None
+
+
+postgres_only = pytest.mark.skipif(connection.vendor != "postgresql",
+                                   reason="statements are prepared on PostgreSQL only (CI runs this there)")
+
+
+def prepared_on_server() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+@postgres_only
+def test_on_postgresql_its_statements_are_prepared_once_per_connection(two_games, outsider):
+    first, second = two_games
+    query = PreparedQuery(lambda game_id, user_id: seats_with_newest_chat(game_id, user_id), 2)
+    assert described(query(first.pk, outsider.pk)) == described(seats_with_newest_chat(first.pk, outsider.pk))
+    ours = [sql for sql in prepared_on_server() if '"games_chatmessage"' in sql and '"games_seat"' in sql]
+    assert len(ours) == 1 and "$1" in ours[0]
+    assert described(query(second.pk, outsider.pk)) == described(seats_with_newest_chat(second.pk, outsider.pk))
+    assert [sql for sql in prepared_on_server() if '"games_chatmessage"' in sql and '"games_seat"' in sql] == ours
+
+
+@postgres_only
+def test_the_query_log_holds_each_prepared_statement(two_games, outsider):
+    query = PreparedQuery(lambda game_id, user_id: seats_with_newest_chat(game_id, user_id), 2)
+    with CaptureQueriesContext(connection) as queries:
+        query(two_games[0].pk, outsider.pk)
+        query(two_games[1].pk, outsider.pk)
+    assert len(queries) == 2 and all('"games_seat"' in q["sql"] for q in queries)
+
+
+@postgres_only
+def test_djangos_own_queries_are_not_prepared(two_games):
+    services.game_with_seats(two_games[0].pk)  # a prepared statement first: the connection now prepares
+    before = prepared_on_server()
+    for _ in range(12):  # past psycopg's threshold of five, were it Django's
+        list(Seat.objects.filter(game=two_games[0], index__gte=0))
+    assert prepared_on_server() == before
+
+
+@postgres_only
+def test_with_prepared_statements_off_nothing_is_prepared(two_games, outsider, settings):
+    settings.PREPARED_STATEMENTS = False
+    query = PreparedQuery(lambda game_id, user_id: seats_with_newest_chat(game_id, user_id).filter(index__lt=9), 2)
+    before = prepared_on_server()
+    assert described(query(two_games[0].pk, outsider.pk)) == described(
+        seats_with_newest_chat(two_games[0].pk, outsider.pk))
+    assert prepared_on_server() == before
