@@ -5,12 +5,13 @@ and its games tables are filled with bench players):
 
     .venv/bin/python bench/web.py [--database-url postgres://postgres@127.0.0.1:5432/sefirot_bench]
                                   [--port 8200] [--players 20] [--seconds 20] [--workers 4]
-                                  [--repeats 15] [--json]
+                                  [--rounds 5] [--repeats 15] [--json]
 
 It migrates the database, creates ``--players`` users with a session each and a stock of
 Know Thyself games, collects static files, starts gunicorn (DEBUG off, the site's real
 middleware) on ``--port``, and then, for ``--seconds`` per scenario, runs one thread per
-player that sends requests back to back:
+player that sends requests back to back, the scenarios in turn in ``--rounds`` slices
+each (bare, page, write, move, bare, ...: the floor and the move see the same machine):
 
   bare   GET /bench/bare: a constant response through the same server and middleware
          (the floor: what the server costs before any game work)
@@ -26,7 +27,7 @@ Each player plays their own games (the bench keeps a copy of each game's state t
 the legal moves; a finished game is swapped for the next from the stock).  Printed per
 scenario: requests per second, p50 and p95 latency in ms, and any non-2xx/3xx answers,
 and the move's throughput and p95 against the bare view's (issue 12: at least 0.33, at
-most 3x).  Then, counted in this process through Django's test client on the same
+most 3x), with the throughput ratio of each round, which shows how noisy the machine was.  Then, counted in this process through Django's test client on the same
 database: the SQL queries of one move request (htmx, and the plain form post with its
 redirect) and of a poll (a page that polled a moment ago: the first poll in ten seconds
 also writes that the player is looking); and the cost of one htmx move at move 10 and at
@@ -66,6 +67,7 @@ SEEN = re.compile(r'name="(seen_\w+)" value="([\w.]+)"')
 # A long game: Lovers' Discourse with every variation, seed 112, played with random.Random(112)
 # choosing seat and move, lasts 204 moves.
 LONG_GAME = ("lovers_discourse", {"variant": ["meditative", "fated", "numerology"]}, 112)
+SCENARIOS = ("bare", "page", "write", "move")
 BENCH_PASSWORD_HASH = "!"  # bench users never log in with a password
 
 
@@ -77,6 +79,8 @@ def parse_args():
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="slices each scenario's seconds are cut into, the four scenarios run in turn")
     parser.add_argument("--repeats", type=int, default=15,
                         help="times moves 10 and 200 of the long game are each timed, in turn (the median counts)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -212,6 +216,7 @@ class Player:
 
 
 def run_scenario(players: list[Player], action: str, seconds: float) -> dict:
+    """One slice of a scenario: every player sends ``action`` back to back for ``seconds``."""
     latencies: list[float] = []
     failures: dict[int, int] = {}
     lock = threading.Lock()
@@ -238,11 +243,20 @@ def run_scenario(players: list[Player], action: str, seconds: float) -> dict:
         t.start()
     for t in threads:
         t.join()
-    elapsed = time.perf_counter() - began
-    latencies.sort()
+    return {"latencies": latencies, "elapsed": time.perf_counter() - began, "failures": failures}
+
+
+def summed(slices: list[dict]) -> dict:
+    """A scenario's slices as one: its requests per second over all of them, its latencies'
+    median and 95th percentile, its failures."""
+    latencies = sorted(latency for one in slices for latency in one["latencies"])
+    failures: dict[int, int] = {}
+    for one in slices:
+        for status, count in one["failures"].items():
+            failures[status] = failures.get(status, 0) + count
     return {
         "requests": len(latencies),
-        "per_second": len(latencies) / elapsed,
+        "per_second": len(latencies) / sum(one["elapsed"] for one in slices),
         "p50": statistics.median(latencies) * 1000,
         "p95": latencies[int(len(latencies) * 0.95) - 1] * 1000,
         "failures": failures,
@@ -412,13 +426,22 @@ def main():
             players = [Player(args.port, info, seed) for seed, info in enumerate(infos)]
             say(args, f"Server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL "
                       f"({urllib.parse.urlparse(args.database_url).path.lstrip('/')}); "
-                      f"{args.players} concurrent players; {args.seconds:g} s per scenario; {os.cpu_count()} CPUs")
+                      f"{args.players} concurrent players; {args.seconds:g} s per scenario in {args.rounds} rounds; {os.cpu_count()} CPUs")
             say(args, f"{'scenario':<8} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8}  failures")
-            for action in ("bare", "page", "write", "move"):
-                result = run_scenario(players, action, args.seconds)
-                results[action] = result
+            # Each scenario's time is cut into --rounds slices, run in turn (bare, page, write,
+            # move, bare, ...), so that the floor and the move see the same machine: run one
+            # after the other, a neighbour's load that came or went between them moved the
+            # ratio of the same code from 0.27 to 0.33.
+            slices = {action: [] for action in SCENARIOS}
+            for _ in range(args.rounds):
+                for action in SCENARIOS:
+                    slices[action].append(run_scenario(players, action, args.seconds / args.rounds))
+            for action in SCENARIOS:
+                result = results[action] = summed(slices[action])
                 say(args, f"{action:<8} {result['requests']:>9} {result['per_second']:>8.1f} {result['p50']:>8.1f} "
                           f"{result['p95']:>8.1f}  {result['failures'] or 'none'}")
+            by_round = [len(move["latencies"]) / move["elapsed"] / (len(bare["latencies"]) / bare["elapsed"])
+                        for bare, move in zip(slices["bare"], slices["move"])]
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -431,11 +454,14 @@ def main():
             "move_p95_vs_bare": results["move"]["p95"] / results["bare"]["p95"],
             "page_vs_bare": results["page"]["per_second"] / results["bare"]["per_second"],
             "write_vs_bare": results["write"]["per_second"] / results["bare"]["per_second"],
+            "rounds": args.rounds, "move_vs_bare_by_round": [round(ratio, 3) for ratio in by_round],
         }
         say(args, f"move/bare throughput {figures['move_vs_bare']:.2f} (issue 12: >= 0.33), "
                   f"p95 {figures['move_p95_vs_bare']:.2f}x the bare p95 (<= 3); "
                   f"page/bare throughput {figures['page_vs_bare']:.2f}; "
                   f"write/bare throughput {figures['write_vs_bare']:.2f} (the move without its answer)")
+        say(args, f"move/bare throughput in each of the {args.rounds} rounds: "
+                  + ", ".join(f"{ratio:.2f}" for ratio in by_round))
         counts = queries_per_move()
         figures.update({"sql_htmx_move": counts["htmx move (regions back)"],
                         "sql_plain_move": counts["plain form move (302)"], "sql_poll": counts["version poll"]})
