@@ -27,13 +27,15 @@ Each player plays their own games (the bench keeps a copy of each game's state t
 the legal moves; a finished game is swapped for the next from the stock).  Printed per
 scenario: requests per second, p50 and p95 latency in ms, and any non-2xx/3xx answers,
 and the move's throughput and p95 against the bare view's (issue 12: at least 0.33, at
-most 3x), with the throughput ratio of each round, which shows how noisy the machine was.  Then, counted in this process through Django's test client on the same
-database: the SQL queries of one move request (htmx, and the plain form post with its
-redirect) and of a poll (a page that polled a moment ago: the first poll in ten seconds
-also writes that the player is looking); and the cost of one htmx move at move 10 and at
-move 200 of a long Lovers' Discourse game (median time in process and bytes of the
-answer: two games of the same seed wait at those moves, and the two moves are sent in
-turn ``--repeats`` times each, each rolled back, so both are timed on the same machine).  ``--json`` prints all of it as one JSON object instead (keys ``move_vs_bare``,
+most 3x), with the throughput ratio of each round, which shows how noisy the machine
+was.  Then, counted in this process through Django's test client on the same database:
+the SQL queries of one move request (htmx, and the plain form post with its redirect)
+and of a poll (a page that polled a moment ago: the first poll in ten seconds also
+writes that the player is looking); and the cost of one htmx move at move 10 and at move
+200 of a long Lovers' Discourse game (median time in process and bytes of the answer:
+two games of the same seed wait at those moves, and the two moves are sent in turn
+``--repeats`` times each, each rolled back, so both are timed on the same machine).
+``--json`` prints all of it as one JSON object instead (keys ``move_vs_bare``,
 ``move_p95_vs_bare``, ``write_vs_bare``, ``sql_htmx_move``, ``sql_poll``,
 ``move_cost_200_vs_10`` and the rest), to compare runs.
 REDIS_URL, when set, is passed to the server (the broker for the tasks a move queues).
@@ -426,7 +428,8 @@ def main():
             players = [Player(args.port, info, seed) for seed, info in enumerate(infos)]
             say(args, f"Server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL "
                       f"({urllib.parse.urlparse(args.database_url).path.lstrip('/')}); "
-                      f"{args.players} concurrent players; {args.seconds:g} s per scenario in {args.rounds} rounds; {os.cpu_count()} CPUs")
+                      f"{args.players} concurrent players; {args.seconds:g} s per scenario in {args.rounds} rounds; "
+                      f"{os.cpu_count()} CPUs")
             say(args, f"{'scenario':<8} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8}  failures")
             # Each scenario's time is cut into --rounds slices, run in turn (bare, page, write,
             # move, bare, ...), so that the floor and the move see the same machine: run one

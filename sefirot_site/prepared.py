@@ -20,11 +20,13 @@ PostgreSQL plans a statement before each run: for the game joined to its seats a
 users that planning cost the database 0.6-0.9 ms of CPU a run against 0.2-0.3 ms once
 prepared, and the client's CPU fell by a quarter, since the values no longer go into the
 SQL text.  Django sends everything else as before: the values merged into the text on
-the client (its default), nothing prepared.
+the client (its default), nothing prepared.  A rollback makes psycopg forget what it
+prepared (it deallocates it all), so the next run after a refused move prepares again.
 """
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Callable
 
@@ -127,7 +129,9 @@ class PreparedQuery:
 NEVER_BY_ITSELF = 2**31 - 1
 
 
+@functools.cache
 def _preparing_cursor_class():
+    # Imported when first asked: the backend module is PostgreSQL's, of no use on SQLite.
     from django.db.backends.postgresql.base import ServerBindingCursor
 
     class PreparingCursor(ServerBindingCursor):
@@ -153,9 +157,6 @@ def _cursor(connection):
     elsewhere, or with ``PREPARED_STATEMENTS`` off, Django's own."""
     if connection.vendor != "postgresql" or not settings.PREPARED_STATEMENTS:
         return connection.cursor()
-    global _PreparingCursor
-    if _PreparingCursor is None:
-        _PreparingCursor = _preparing_cursor_class()
     # What connection.cursor() does, with our cursor in place of the connection's own.
     connection.close_if_health_check_failed()
     connection.ensure_connection()
@@ -163,10 +164,7 @@ def _cursor(connection):
         raw = connection.connection
         if raw.prepare_threshold is None:
             raw.prepare_threshold = NEVER_BY_ITSELF
-        return connection._prepare_cursor(_PreparingCursor(raw))
-
-
-_PreparingCursor = None
+        return connection._prepare_cursor(_preparing_cursor_class()(raw))
 
 
 # --- the writes of every move and every turn mail ----------------------------------------
