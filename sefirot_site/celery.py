@@ -4,7 +4,11 @@ import os
 
 from celery import Celery
 
+from sefirot_site import embedded_broker
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sefirot_site.settings")
+# filesystem:// (the embedded defaults) writes each message whole before a worker sees it.
+embedded_broker.register()
 
 app = Celery("sefirot_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
