@@ -19,10 +19,12 @@ from django.db.backends.signals import connection_created
 from django.dispatch import receiver
 
 
-def loader_for(timezone, slow_loader):
-    """A loader class for a connection whose values Django wants in ``timezone``;
-    ``slow_loader`` is the class Django registered, kept for what the fast path cannot read."""
+def loader_for(slow_loader):
+    """A loader class in place of ``slow_loader``, the class Django registered: values in
+    its time zone, and what the fast path cannot read left to it."""
     from psycopg.adapt import Loader
+
+    timezone = slow_loader.timezone
 
     class FastTimestamptzLoader(Loader):
         # Django's create_cursor compares this with the connection's time zone and
@@ -70,5 +72,5 @@ def use_the_fast_loader(sender, connection, **kwargs):
         return  # not Django's loader: leave whatever registered it alone
     fast = _LOADERS.get(slow)
     if fast is None:
-        fast = _LOADERS[slow] = loader_for(slow.timezone, slow)
+        fast = _LOADERS[slow] = loader_for(slow)
     adapters.register_loader("timestamptz", fast)
