@@ -38,6 +38,11 @@ two games of the same seed wait at those moves, and the two moves are sent in tu
 ``--json`` prints all of it as one JSON object instead (keys ``move_vs_bare``,
 ``move_p95_vs_bare``, ``write_vs_bare``, ``sql_htmx_move``, ``sql_poll``,
 ``move_cost_200_vs_10`` and the rest), to compare runs.
+On Linux it also prints where the machine's CPU went per request of each scenario,
+read from /proc around each slice: the server (gunicorn and its workers), the database
+(every PostgreSQL process), this bench's own players, and the rest of the machine
+(``cpu_ms_per_request`` in the JSON).  With two cores, a scenario's throughput is the
+machine's CPU divided by that sum, so the ratios tell which part a change must shrink.
 REDIS_URL, when set, is passed to the server (the broker for the tasks a move queues).
 """
 
@@ -215,6 +220,36 @@ class Player:
             if not self.rules.to_act(self.state):
                 self._next_game()
         return status
+
+
+CPU_PARTS = ("server", "database", "client", "other")
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float] | None:
+    """CPU seconds used so far by each part of the machine (``CPU_PARTS``), from /proc;
+    None where there is no /proc.  A process that ended between two readings takes its
+    seconds with it: the bench's processes all live through a slice."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    used = dict.fromkeys(CPU_PARTS, 0.0)
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                raw = stat.read()
+        except OSError:
+            continue  # ended meanwhile
+        # The command name is in parentheses and may hold spaces: fields count from its end.
+        command, fields = raw[raw.index("(") + 1:raw.rindex(")")], raw[raw.rindex(")") + 2:].split()
+        pid, parent = int(name), int(fields[1])
+        part = ("client" if pid == os.getpid() else "server" if server_pid in (pid, parent)
+                else "database" if command.startswith("postgres") else "other")
+        used[part] += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return used
 
 
 def run_scenario(players: list[Player], action: str, seconds: float) -> dict:
@@ -436,13 +471,26 @@ def main():
             # after the other, a neighbour's load that came or went between them moved the
             # ratio of the same code from 0.27 to 0.33.
             slices = {action: [] for action in SCENARIOS}
+            cpu = {action: dict.fromkeys(CPU_PARTS, 0.0) for action in SCENARIOS}
             for _ in range(args.rounds):
                 for action in SCENARIOS:
+                    before = cpu_seconds(server.pid)
                     slices[action].append(run_scenario(players, action, args.seconds / args.rounds))
+                    after = cpu_seconds(server.pid)
+                    for part in CPU_PARTS if before and after else ():
+                        cpu[action][part] += after[part] - before[part]
             for action in SCENARIOS:
                 result = results[action] = summed(slices[action])
                 say(args, f"{action:<8} {result['requests']:>9} {result['per_second']:>8.1f} {result['p50']:>8.1f} "
                           f"{result['p95']:>8.1f}  {result['failures'] or 'none'}")
+            cpu_per_request = {action: {part: 1000 * seconds / results[action]["requests"]
+                                        for part, seconds in cpu[action].items()}
+                               for action in SCENARIOS if any(cpu[action].values())}
+            if cpu_per_request:
+                say(args, f"CPU ms per request  {'  '.join(f'{part:>8}' for part in CPU_PARTS)}     total")
+                for action, parts in cpu_per_request.items():
+                    say(args, f"{action:<19} {'  '.join(f'{ms:>8.2f}' for ms in parts.values())}  "
+                              f"{sum(parts.values()):>8.2f}")
             by_round = [len(move["latencies"]) / move["elapsed"] / (len(bare["latencies"]) / bare["elapsed"])
                         for bare, move in zip(slices["bare"], slices["move"])]
         finally:
@@ -458,6 +506,8 @@ def main():
             "page_vs_bare": results["page"]["per_second"] / results["bare"]["per_second"],
             "write_vs_bare": results["write"]["per_second"] / results["bare"]["per_second"],
             "rounds": args.rounds, "move_vs_bare_by_round": [round(ratio, 3) for ratio in by_round],
+            "cpu_ms_per_request": {action: {part: round(ms, 3) for part, ms in parts.items()}
+                                   for action, parts in cpu_per_request.items()},
         }
         say(args, f"move/bare throughput {figures['move_vs_bare']:.2f} (issue 12: >= 0.33), "
                   f"p95 {figures['move_p95_vs_bare']:.2f}x the bare p95 (<= 3); "
