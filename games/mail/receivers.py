@@ -16,17 +16,23 @@ from games.mail.outgoing import revealed_now
 from games.mail.tasks import send_game_over_mail, send_invitation_mail, send_reveal_mail, send_turn_mail
 from games.models import Game, Seat
 from sefirot_site.outbox import enqueue
+from sefirot_site.prepared import PreparedQuery
+
+# Asked at nearly every move of a game of two or more: compiled once (sefirot_site.prepared).
+# The seats to act are picked from these in Python (a table has at most six), since a
+# prepared query takes whole numbers, not the list of seats.
+_SEATS_MAILED_EACH_TURN = PreparedQuery(
+    lambda game_id: Seat.objects.filter(
+        game_id=game_id, status=Seat.Status.JOINED,
+        user__is_active=True, user__turn_mail=get_user_model().TurnMail.EACH_TURN,
+    ).order_by("index").values_list("pk", "index"), 1)
 
 
 @receiver(signals.turn_changed_before_commit, dispatch_uid="games.mail.turn_changed")
 def mail_the_seats_to_act(sender, game_id, version, to_act, **kwargs):
-    User = get_user_model()
-    seat_ids = Seat.objects.filter(
-        game_id=game_id, index__in=to_act, status=Seat.Status.JOINED,
-        user__is_active=True, user__turn_mail=User.TurnMail.EACH_TURN,
-    ).values_list("pk", flat=True)
-    for seat_id in seat_ids:
-        enqueue(send_turn_mail, seat_id, version)
+    for seat_id, index in _SEATS_MAILED_EACH_TURN(game_id):
+        if index in to_act:
+            enqueue(send_turn_mail, seat_id, version)
 
 
 @receiver(signals.move_applied_before_commit, dispatch_uid="games.mail.move_applied")

@@ -9,9 +9,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from sefirot_site.prepared import insert
+
 from .models import PendingTask
 from .tasks import publish
-
 
 
 def task_name(task) -> str:
@@ -23,14 +24,15 @@ def enqueue(task, *args, delay: float = 0) -> PendingTask:
     once that transaction commits (with ``delay``, the sweep publishes it once that many
     seconds passed). Arguments must be JSON (ids, numbers, strings)."""
     now = timezone.now()
+    # Through SQL made once (sefirot_site.prepared): every turn of a game of two or more
+    # writes one, and the ORM's create built its INSERT anew each time.
     if delay:
-        return PendingTask.objects.create(task=task_name(task), args=list(args),
-                                          due_at=now + timedelta(seconds=delay))
-    row = PendingTask.objects.create(
+        return insert(PendingTask(task=task_name(task), args=list(args), due_at=now + timedelta(seconds=delay)))
+    row = insert(PendingTask(
         task=task_name(task), args=list(args),
         # If the publish after commit is lost (broker down, process killed), the sweep
         # takes it up once this lease has passed.
         due_at=now + timedelta(seconds=settings.OUTBOX_LEASE_SECONDS),
-    )
+    ))
     transaction.on_commit(lambda: publish(row.pk))
     return row

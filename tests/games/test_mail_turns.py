@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.mail.tasks import local_digest_day
@@ -26,6 +27,7 @@ from games.mail.tasks import deliver_turn_mail, send_daily_digests, send_game_ov
 from games.mail.views import sent_mail
 from games.models import Game, Seat
 from games.presenters import visible_cards
+from sefirot_site.outbox.models import PendingTask
 from tests.conftest import database_url
 
 from .conftest import play_random_moves, reload, site_seat_counts
@@ -80,6 +82,46 @@ def test_no_mail_goes_out_for_a_turn_already_played(smtp_server, alice):
     assert smtp_server.messages == []
     assert send_turn_mail(seat(game).pk, game.version) == "sent"
     assert len(smtp_server.messages) == 1
+
+
+def turn_mails_queued() -> list[list]:
+    return [task.args for task in PendingTask.objects.filter(task="games.send_turn_mail").order_by("pk")]
+
+
+def pass_the_turn(game, seat_index: int) -> Game:
+    """Play ``seat_index``'s moves (the first legal one each time) until another seat is asked."""
+    while reload(game).to_act == [seat_index]:
+        game = reload(game)
+        move = game.rules.legal_moves(game.load_state(), seat_index)[0]
+        services.submit_move(game.pk, game.seats.get(index=seat_index).user, move, game.version)
+    return reload(game)
+
+
+@pytest.mark.django_db
+def test_a_move_that_passes_the_turn_queues_one_mail_for_the_seat_now_asked(alice, bob):
+    game = two_player_game(alice, bob)
+    PendingTask.objects.all().delete()
+    before = timezone.now()
+    game = pass_the_turn(game, 0)
+    assert game.to_act == [1]
+    assert turn_mails_queued() == [[seat(game, 1).pk, game.version]]  # bob's, not alice's
+    row = PendingTask.objects.get(task="games.send_turn_mail")
+    assert before <= row.created_at <= row.due_at  # written as the ORM wrote it, dates included
+    assert row.done_at is None and row.attempts == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("change", ["daily", "never", "inactive"])
+def test_a_seat_that_wants_no_mail_for_each_turn_gets_none_queued(change, alice, bob):
+    if change == "inactive":
+        bob.is_active = False
+    else:
+        bob.turn_mail = change
+    bob.save()
+    game = two_player_game(alice, bob)
+    PendingTask.objects.all().delete()
+    assert pass_the_turn(game, 0).to_act == [1]
+    assert turn_mails_queued() == []
 
 
 @pytest.mark.django_db
