@@ -167,6 +167,14 @@ def _cursor(connection):
         return connection._prepare_cursor(_preparing_cursor_class()(raw))
 
 
+def fetch_one(sql: str, params: list, *, using: str = DEFAULT_DB_ALIAS) -> tuple | None:
+    """The first row of ``sql`` (made once by its caller, its values as ``%s``), run as the
+    statements of this module are: prepared on PostgreSQL."""
+    with _cursor(connections[using]) as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
 # --- the writes of every move and every turn mail ----------------------------------------
 # A move updates its game and adds its record, a turn mail adds its mark; through the ORM
 # each statement was built and compiled again (a twentieth of a move, a tenth of a mail).

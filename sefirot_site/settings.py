@@ -327,6 +327,8 @@ CONTENT_SECURITY_POLICY = {
 
 # --- accounts ------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
+# Django's database sessions, read through a statement made once (sefirot_site.sessions).
+SESSION_ENGINE = "sefirot_site.sessions"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
