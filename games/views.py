@@ -387,6 +387,11 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
     return entries
 
 
+# Every game page reads the player's notes, and a game of two or more its chat: compiled once.
+_NOTE = PreparedQuery(lambda game_id, user_id: Note.objects.filter(game=game_id, user=user_id).order_by("pk")[:1], 2)
+_CHAT_LINES = PreparedQuery(lambda game_id: ChatMessage.objects.filter(game=game_id).select_related("user"), 1)
+
+
 def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
                  notice: str = "", confirm: dict | None = None) -> dict:
     """What the page and its regions are drawn from.  What only some regions read (the
@@ -437,10 +442,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         show.waiting_label = f"{' and '.join(owners)}'s raised cards, waiting for a place" if owners \
             else "Raised cards waiting for a place"
     user = request.user
-    note_form = SimpleLazyObject(lambda: NoteForm(instance=Note.objects.filter(game=game, user=user).first()))
+    note_form = SimpleLazyObject(lambda: NoteForm(instance=next(iter(_NOTE(game.pk, user.pk)), None)))
     # Who left the table no longer talks at it (nor reads what the players say there).
-    chat = SimpleLazyObject(lambda: list(game.chat.select_related("user"))) if game.players > 1 and not left \
-        else None
+    chat = SimpleLazyObject(lambda: _CHAT_LINES(game.pk)) if game.players > 1 and not left else None
     # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
     journal_entry = SimpleLazyObject(lambda: game.journal_entries.filter(owner=user).first()) \
         if game.is_over else None

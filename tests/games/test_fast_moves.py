@@ -17,7 +17,7 @@ from django.urls import reverse
 # the test holds the very moves the bench times.
 from bench.web import LONG_GAME, long_game_moves
 from games import services
-from games.models import Game, Seat
+from games.models import ChatMessage, Game, Seat
 from games.views import LOG_WINDOW, REGIONS
 
 from .conftest import play_random_moves, reload
@@ -128,6 +128,23 @@ def test_a_move_in_a_long_game_asks_no_more_than_early_on(alice_client, alice):
     # The log reads its window of the newest moves, never the whole log.
     assert moves_queries and all("LIMIT" in sql for sql in moves_queries), moves_queries
     assert len(data_queries(queries)) <= 8
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lines", [1, 30])
+def test_a_game_page_asks_the_same_few_queries_whatever_its_chat_holds(lines, alice_client, alice, bob):
+    game = services.start_game(alice, "lovers_discourse", {}, open_challenge=True, seed=3)
+    services.accept_challenge(game.pk, bob)
+    for number in range(lines):
+        ChatMessage.objects.create(game=game, seat=number % 2, user=bob if number % 2 else alice, text=f"line {number}")
+    alice_client.post(url("notes", game), {"text": "keep the Sun for later"})
+    alice_client.get(url("game", game))  # the first look at a game writes that the player looks
+    with CaptureQueriesContext(connection) as queries:
+        page = alice_client.get(url("game", game)).content.decode()
+    # The session, the player, the game with its seats, the log's window, the count of games
+    # waiting, the chat with its speakers, the notes: each once, whatever their length.
+    assert len(data_queries(queries)) <= 7, "\n".join(q[:90] for q in data_queries(queries))
+    assert f"line {lines - 1}" in page and "keep the Sun for later" in page
 
 
 def test_a_move_that_leaves_you_to_act_keeps_the_count_of_waiting_games_without_asking(alice_client, alice):
