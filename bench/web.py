@@ -41,8 +41,8 @@ two games of the same seed wait at those moves, and the two moves are sent in tu
 On Linux it also prints where the machine's CPU went per request of each scenario,
 read from /proc around each slice: the server (gunicorn and its workers), the database
 (every PostgreSQL process), this bench's own players, and the rest of the machine
-(``cpu_ms_per_request`` in the JSON).  With two cores, a scenario's throughput is the
-machine's CPU divided by that sum, so the ratios tell which part a change must shrink.
+(``cpu_ms_per_request`` in the JSON).  With every core busy, a scenario's throughput is
+the machine's CPU divided by that sum, so the sums tell which part a change must shrink.
 REDIS_URL, when set, is passed to the server (the broker for the tasks a move queues).
 """
 

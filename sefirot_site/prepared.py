@@ -1,5 +1,6 @@
-"""Querysets compiled to SQL once per connection and run again with new values; and the
-hot writes (``update_where``, ``insert``) through SQL made once.
+"""Querysets compiled to SQL once per connection and run again with new values; the hot
+writes (``update_where``, ``insert``) and reads of plain rows (``fetch_one``) through SQL
+made once.
 
 Django builds and compiles a queryset's SQL anew on every evaluation.  For the few
 queries that every move, page, poll and turn mail runs (a game joined to its seats and
@@ -175,12 +176,13 @@ def fetch_one(sql: str, params: list, *, using: str = DEFAULT_DB_ALIAS) -> tuple
         return cursor.fetchone()
 
 
-# --- the writes of every move and every turn mail ----------------------------------------
-# A move updates its game and adds its record, a turn mail adds its mark; through the ORM
-# each statement was built and compiled again (a twentieth of a move, a tenth of a mail).
-# These write the same rows with SQL made once per connection from the models' fields,
-# the values prepared by those fields as the ORM prepares them.  Like ``QuerySet.update`` and ``bulk_create``, they send no
-# ``pre_save``/``post_save`` signals (nothing here listens to them for these models).
+# --- the writes of every move, turn mail and outbox row ---------------------------------
+# A move updates its game and adds its record, a turn mail adds its mark, a consequence its
+# outbox row; through the ORM each statement was built and compiled again (a twentieth of
+# a move, a tenth of a mail).  These write the same rows with SQL made once per connection
+# from the models' fields, the values prepared by those fields as the ORM prepares them.
+# Like ``QuerySet.update`` and ``bulk_create``, they send no ``pre_save``/``post_save``
+# signals (nothing here listens to them for these models).
 
 _statements: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 

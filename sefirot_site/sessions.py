@@ -25,7 +25,8 @@ class SessionStore(db.SessionStore):
         using = router.db_for_read(model)
         connection = connections[using]
         meta, quote = model._meta, connection.ops.quote_name
-        data, key, expiry = (quote(meta.get_field(name).column) for name in ("session_data", "session_key", "expire_date"))
+        data, key, expiry = (quote(meta.get_field(name).column)
+                             for name in ("session_data", "session_key", "expire_date"))
         row = fetch_one(
             f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expiry} > %s",
             [self.session_key, connection.ops.adapt_datetimefield_value(timezone.now())], using=using)
