@@ -168,11 +168,13 @@ def _cursor(connection):
         return connection._prepare_cursor(_preparing_cursor_class()(raw))
 
 
-def fetch_one(sql: str, params: list, *, using: str = DEFAULT_DB_ALIAS) -> tuple | None:
-    """The first row of ``sql`` (made once by its caller, its values as ``%s``), run as the
-    statements of this module are: prepared on PostgreSQL."""
-    with _cursor(connections[using]) as cursor:
-        cursor.execute(sql, params)
+def fetch_one(key: tuple, make: Callable, params: list, *, using: str = DEFAULT_DB_ALIAS) -> tuple | None:
+    """The first row of the SQL ``make(quote_name)`` returns (its values as ``%s``), made once
+    per connection under ``key`` as the writes below are, and run as the statements of this
+    module are: prepared on PostgreSQL."""
+    connection = connections[using]
+    with _cursor(connection) as cursor:
+        cursor.execute(_statement(connection, key, make), params)
         return cursor.fetchone()
 
 

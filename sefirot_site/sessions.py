@@ -21,16 +21,17 @@ class SessionStore(db.SessionStore):
     def load(self):
         # What db.SessionStore.load reads: the row of this key not yet expired, else an
         # empty session whose key is dropped (a new one is made when it is saved).
-        model = self.model
-        using = router.db_for_read(model)
-        connection = connections[using]
-        meta, quote = model._meta, connection.ops.quote_name
-        data, key, expiry = (quote(meta.get_field(name).column)
-                             for name in ("session_data", "session_key", "expire_date"))
-        row = fetch_one(
-            f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expiry} > %s",
-            [self.session_key, connection.ops.adapt_datetimefield_value(timezone.now())], using=using)
+        meta = self.model._meta
+        using = router.db_for_read(self.model)
+        now = connections[using].ops.adapt_datetimefield_value(timezone.now())
+        row = fetch_one(("session", meta.label), lambda quote: _read_sql(meta, quote),
+                        [self.session_key, now], using=using)
         if row is None:
             self._session_key = None
             return {}
         return self.decode(row[0])
+
+
+def _read_sql(meta, quote) -> str:
+    data, key, expiry = (quote(meta.get_field(name).column) for name in ("session_data", "session_key", "expire_date"))
+    return f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expiry} > %s"

@@ -17,7 +17,7 @@ def test_the_application_freezes_what_it_loaded_and_still_answers():
         "import gc, io, sefirot_site.wsgi as w\n"
         "frozen = gc.get_freeze_count()\n"
         "answer = []\n"
-        "body = w.application({'REQUEST_METHOD': 'GET', 'PATH_INFO': '/accounts/login/', 'SERVER_NAME': 'localhost',"
+        "w.application({'REQUEST_METHOD': 'GET', 'PATH_INFO': '/accounts/login/', 'SERVER_NAME': 'localhost',"
         " 'SERVER_PORT': '80', 'wsgi.input': io.BytesIO(), 'wsgi.url_scheme': 'http'},"
         " lambda status, headers: answer.append(status))\n"
         "print(frozen, answer[0])\n"
