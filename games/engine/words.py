@@ -120,7 +120,12 @@ def log_sentence(entry: dict, reader: int | None = None) -> str:
 
 # --- what a seat may read of the move log -------------------------------------------------
 
-_NAMES = [(card.name, code) for code, card in CARDS.items()]
+# Every card's name, found in a text by one pass of one pattern rather than a search per
+# card (no name holds or overlaps another, so the pass finds every name the text holds).
+_NAMED = re.compile("|".join(re.escape(card.name) for card in CARDS.values()))
+_CODE_NAMED = {card.name: code for code, card in CARDS.items()}
+# A card's code said alone in a text ("M16", "10s"; not inside "M160" nor "x-10s").
+_CODE_SAID = re.compile(r"(?<![\w-])(" + "|".join(sorted(CARDS, key=len, reverse=True)) + r")(?![\w-])")
 _YOUR = re.compile(r"\b([Yy])our\b")
 
 
@@ -135,7 +140,7 @@ def visible_cards(data: Any) -> set[str]:
             if item in CARDS:
                 found.add(item)
             elif len(item) > 8:
-                found.update(code for name, code in _NAMES if name in item)
+                found.update(_CODE_NAMED[name] for name in _NAMED.findall(item))
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -146,11 +151,17 @@ def visible_cards(data: Any) -> set[str]:
 
 def redact(text: str, hidden: set[str]) -> str:
     """``text`` with every card of ``hidden`` said as "a card" (by label, name or code)."""
-    for code in hidden:
+    # Only the cards the text names or codes can need it (a label holds the name).
+    said = {_CODE_NAMED[name] for name in _NAMED.findall(text)}
+    said.update(_CODE_SAID.findall(text))
+    for code in said & hidden:
         card = CARDS[code]
         if card.name in text:
-            for said in (label(code), f"the {card.name}", card.name):
-                text = text.replace(said, "a card")
+            # The article goes with the card ("put a card beneath", not "put the a card").
+            for said_as, said in ((f"the {label(code)}", "a card"), (f"The {label(code)}", "A card"),
+                                  (label(code), "a card"), (f"the {card.name}", "a card"),
+                                  (f"The {card.name}", "A card"), (card.name, "a card")):
+                text = text.replace(said_as, said)
         if code in text:
             text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", "a card", text)
     return text

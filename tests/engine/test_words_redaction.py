@@ -1,0 +1,90 @@
+"""What a seat may read of the move log (games.engine.words): the cards a view shows, and a
+log text with the others said as "a card".  Both find names with one pattern; these specs
+hold them to a plain search for every card, over seeded random games of every game."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from games.engine import RULES
+from games.engine.cards import CARDS, label
+from games.engine.words import redact, visible_cards
+
+
+def cards_shown_by_a_search_for_each_card(data) -> set[str]:
+    """The reference: every string of ``data`` checked against every card's code and name."""
+    found, stack = set(), [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in CARDS:
+                found.add(item)
+            elif len(item) > 8:
+                found.update(code for code, card in CARDS.items() if card.name in item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def redacted_card_by_card(text: str, hidden: set[str]) -> str:
+    """The reference: every hidden card looked for in the text, one after another."""
+    for code in hidden:
+        card = CARDS[code]
+        for said_as, said in ((f"the {label(code)}", "a card"), (f"The {label(code)}", "A card"),
+                              (label(code), "a card"), (f"the {card.name}", "a card"),
+                              (f"The {card.name}", "A card"), (card.name, "a card")):
+            text = text.replace(said_as, said)
+        text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", "a card", text)
+    return text
+
+
+def seeded_random_game(rules, seed: int):
+    """(state, seat to act, the move it plays) at every step of one seeded random game."""
+    choose = random.Random(seed)
+    state = rules.new_game(seed, rules.min_players, {})
+    while rules.to_act(state):
+        seat = rules.to_act(state)[0]
+        move = choose.choice([m for m in rules.legal_moves(state, seat) if m.get("type") != "forfeit"])
+        yield state, seat, move
+        state = rules.apply(state, seat, move)
+
+
+@pytest.mark.parametrize("slug", sorted(RULES))
+def test_it_finds_every_card_a_view_shows_and_redacts_as_a_search_card_by_card_would(slug):
+    rules = RULES[slug]
+    texts = 0
+    for seed in range(2):
+        for state, seat, move in seeded_random_game(rules, seed):
+            text = rules.describe_move(state, seat, move)
+            for reader in range(state["players"]):
+                view = rules.view(state, reader)
+                shown = visible_cards(view)
+                assert shown == cards_shown_by_a_search_for_each_card(view)
+                hidden = set(CARDS) - shown
+                assert redact(text, hidden) == redacted_card_by_card(text, hidden), text
+                texts += 1
+    assert texts > 40
+
+
+def test_it_says_a_hidden_card_with_its_article_once():
+    hidden = {"5s", "6c", "M16"}
+    assert redact("Put the Five of Swords beneath the deck", hidden) == "Put a card beneath the deck"
+    assert redact("The Six of Cups goes to Seat 2", hidden) == "A card goes to Seat 2"
+    assert redact("Seat 1 took XVI The Tower and 5s", hidden) == "Seat 1 took a card and a card"
+
+
+def test_it_leaves_a_card_the_reader_sees_and_a_longer_code_alone():
+    text = "Seat 1 played the Five of Swords; M160 and x-5s are not cards"
+    assert redact(text, {"6c", "M16"}) == text
+    assert redact(text, {"5s"}) == "Seat 1 played a card; M160 and x-5s are not cards"
+
+
+def test_it_finds_a_card_by_its_name_in_a_sentence_and_by_its_code_anywhere():
+    view = {"log": ["You drew the Queen of Swords and the Ace of Cups."], "hand": ["M3"], "M7": 1}
+    assert visible_cards(view) == {"Qs", "Ac", "M3", "M7"}
