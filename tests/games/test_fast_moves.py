@@ -193,6 +193,24 @@ def test_the_poll_asks_at_most_four_queries(alice_client, bob_client, alice, bob
         assert alice_client.get(url("version", duel) + f"?v={stamp}").status_code == 204
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="compression is PostgreSQL's (CI runs this there)")
+def test_on_postgresql_a_game_state_is_compressed_with_lz4(alice, bob):
+    slug, options, seed = LONG_GAME
+    game = services.start_game(alice, slug, options, open_challenge=True, seed=seed)
+    services.accept_challenge(game.pk, bob)
+    seats = {seat.index: seat for seat in Seat.objects.filter(game=game)}
+    for played, (seat, move) in enumerate(long_game_moves()[:150]):  # a state PostgreSQL compresses
+        services.submit_move(game.pk, seats[seat], move, played)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attcompression FROM pg_attribute WHERE attrelid = 'games_game'::regclass"
+                       " AND attname = 'state'")
+        assert cursor.fetchone() == ("l",)
+        cursor.execute("SELECT length(state), pg_column_compression(state) FROM games_game WHERE id = %s",
+                       [game.pk])
+        size, method = cursor.fetchone()
+    assert size > 2100 and method == "lz4"
+
+
 def test_an_outsider_polls_and_moves_into_nothing(outsider_client, alice):
     game = services.start_game(alice, "know_thyself", {}, seed=3)
     assert outsider_client.get(url("version", game) + "?v=x").status_code == 404
