@@ -15,21 +15,17 @@ from games.engine.words import redact, visible_cards
 
 
 def cards_shown_by_a_search_for_each_card(data) -> set[str]:
-    """The reference: every string of ``data`` checked against every card's code and name."""
-    found, stack = set(), [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item in CARDS:
-                found.add(item)
-            elif len(item) > 8:
-                found.update(code for code, card in CARDS.items() if card.name in item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return found
+    """The reference: every string of ``data``, at any depth, checked against every card's
+    code and name (a name in a text longer than a code's few letters)."""
+    if isinstance(data, str):
+        if data in CARDS:
+            return {data}
+        return {code for code, card in CARDS.items() if card.name in data} if len(data) > 8 else set()
+    if isinstance(data, dict):
+        return set().union(*map(cards_shown_by_a_search_for_each_card, [*data.keys(), *data.values()]))
+    if isinstance(data, (list, tuple)):
+        return set().union(*map(cards_shown_by_a_search_for_each_card, data))
+    return set()
 
 
 def redacted_card_by_card(text: str, hidden: set[str]) -> str:
