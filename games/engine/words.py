@@ -151,20 +151,15 @@ def visible_cards(data: Any) -> set[str]:
 
 def redact(text: str, hidden: set[str]) -> str:
     """``text`` with every card of ``hidden`` said as "a card" (by label, name or code)."""
-    # Only the cards the text names or codes can need it (a label holds the name).
-    mentioned = {_CODE_NAMED[name] for name in _NAMED.findall(text)}
-    mentioned.update(_CODE_SAID.findall(text))
-    for code in mentioned & hidden:
+    # The names the text holds first (a label holds the name), each with its article: "put
+    # a card beneath", not "put the a card"; then every code, in one pass.
+    for code in {_CODE_NAMED[name] for name in _NAMED.findall(text)} & hidden:
         card = CARDS[code]
-        if card.name in text:
-            # The article goes with the card ("put a card beneath", not "put the a card").
-            for said, unsaid in ((f"the {label(code)}", "a card"), (f"The {label(code)}", "A card"),
-                                 (label(code), "a card"), (f"the {card.name}", "a card"),
-                                 (f"The {card.name}", "A card"), (card.name, "a card")):
-                text = text.replace(said, unsaid)
-        if code in text:
-            text = re.sub(rf"(?<![\w-]){re.escape(code)}(?![\w-])", "a card", text)
-    return text
+        for said, unsaid in ((f"the {label(code)}", "a card"), (f"The {label(code)}", "A card"),
+                             (label(code), "a card"), (f"the {card.name}", "a card"),
+                             (f"The {card.name}", "A card"), (card.name, "a card")):
+            text = text.replace(said, unsaid)
+    return _CODE_SAID.sub(lambda said: "a card" if said.group(1) in hidden else said.group(0), text)
 
 
 def as_seen_by(text: str, mine: bool) -> str:

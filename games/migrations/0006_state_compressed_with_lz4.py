@@ -10,26 +10,26 @@ from django.db import DatabaseError, migrations, transaction
 TABLE_COLUMN = ("games_game", "state")
 
 
+def _set_compression(connection, method: str) -> None:
+    table, column = (connection.ops.quote_name(name) for name in TABLE_COLUMN)
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET COMPRESSION {method}")
+
+
 def use_lz4(apps, schema_editor):
     connection = schema_editor.connection
     if connection.vendor != "postgresql":
         return
-    table, column = (connection.ops.quote_name(name) for name in TABLE_COLUMN)
     try:
         with transaction.atomic(using=connection.alias):  # a savepoint: a refusal undoes nothing else
-            with connection.cursor() as cursor:
-                cursor.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET COMPRESSION lz4")
+            _set_compression(connection, "lz4")
     except DatabaseError:
         pass  # no lz4 in this server's build: pglz stays, as before
 
 
 def use_default(apps, schema_editor):
-    connection = schema_editor.connection
-    if connection.vendor != "postgresql":
-        return
-    table, column = (connection.ops.quote_name(name) for name in TABLE_COLUMN)
-    with connection.cursor() as cursor:
-        cursor.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET COMPRESSION DEFAULT")
+    if schema_editor.connection.vendor == "postgresql":
+        _set_compression(schema_editor.connection, "DEFAULT")
 
 
 class Migration(migrations.Migration):
