@@ -26,7 +26,7 @@ def hint(request, game_id):
     context = game_views.game_context(request, game, seat, notice=notice, message=message)
     if request.htmx:
         return game_views.regions_response(request, context, status=status)
-    return render(request, "games/game.html", context, status=status)
+    return game_views.render_page(request, context, status=status)
 
 
 @login_required

@@ -360,3 +360,25 @@ def test_a_move_late_in_a_long_game_sends_no_more_bytes_than_early_on(alice, bob
             pages = [client.get(url("game", game)).content.decode() for client in clients]
     assert 'id="planes"' not in answer and "beforeend:#plane-" in answer and "delete:#log-" in answer
     assert sizes[200] <= 1.2 * sizes[10], sizes
+
+
+@pytest.mark.parametrize("seconds", [0.3, 1.5, 30.5, 90, 45.5 * 60, 61 * 60, 5.5 * 3600, 3 * 86400 + 7200, 40 * 86400])
+@pytest.mark.parametrize("language", ["en-gb", "de"])
+def test_the_log_says_how_long_ago_as_naturaltime_does(seconds, language):
+    """The log's "3 minutes ago" is remembered by its words and count (views.ago) rather
+    than made by naturaltime each time: the same words, past or future, in any language.
+    Each time is mid-way in its unit, so the moment between the two readings of the
+    clock cannot carry it over into the next."""
+    from datetime import timedelta
+
+    from django.contrib.humanize.templatetags.humanize import naturaltime
+    from django.utils import timezone, translation
+
+    from games.views import ago
+
+    with translation.override(language):
+        for sign in (1, -1):
+            moment = timezone.now() - sign * timedelta(seconds=seconds)
+            expected = str(naturaltime(moment))
+            assert ago(moment, timezone.now()) == expected
+            assert ago(moment, timezone.now()) == expected  # and again, remembered

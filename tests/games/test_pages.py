@@ -174,6 +174,12 @@ def test_chat_is_shared_by_the_two_players(alice_client, bob_client, duel):
     assert ChatMessage.objects.count() == 1
 
 
+def test_an_empty_chat_line_sent_by_htmx_is_refused_with_a_message_and_nothing_said(alice_client, duel):
+    refused = alice_client.post(url("chat", duel), {"text": "   "}, **HX)
+    assert refused.status_code == 400
+    assert "This field is required." in refused.content.decode()
+    assert ChatMessage.objects.count() == 0
+
 def test_notes_are_private(alice_client, bob_client, duel):
     alice_client.post(url("notes", duel), {"text": "bob hoards cups"})
     assert "bob hoards cups" in alice_client.get(url("game", duel)).content.decode()
