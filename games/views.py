@@ -34,6 +34,7 @@ from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, GameEvent, Move, Note, Seat
 from games.registry import present
+from games.templatetags import game_parts
 from sefirot_site.prepared import PreparedQuery
 
 logger = logging.getLogger(__name__)
@@ -511,11 +512,13 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
 
 @functools.cache
 def _templates_key() -> str:
-    """Changes with the game page's templates, so a page from before a deploy gets every
-    region anew rather than keep one drawn by the old template."""
+    """Changes with the game page's templates (and the parts of it drawn in Python), so a
+    page from before a deploy gets every region anew rather than keep one drawn by the old
+    template."""
     digest = hashlib.sha1()
-    for name in ("games/game.html", "games/_pick.html", "games/_card.html", "games/_move_form.html"):
-        origin = get_template(name).origin.name
+    sources = [get_template(name).origin.name
+               for name in ("games/game.html", "games/_pick.html", "games/_card.html", "games/_move_form.html")]
+    for origin in sources + [game_parts.__file__]:
         with open(origin, "rb") as source:
             digest.update(source.read())
     return digest.hexdigest()

@@ -23,6 +23,11 @@ def _reversed(view_name, args: tuple, kwargs: tuple, current_app, prefix: str, u
     return reverse(view_name, args=args, kwargs=dict(kwargs), current_app=current_app)
 
 
+def cached_reverse(view_name: str, *args) -> str:
+    """``reverse(view_name, args=args)``, remembered as the tag remembers it."""
+    return _reversed(view_name, args, (), None, get_script_prefix(), get_urlconf())
+
+
 class CachedURLNode(defaulttags.URLNode):
     def render(self, context):
         if self.asvar is not None:

@@ -39,12 +39,15 @@ def _draw(template_name: str, card: dict, game) -> str:
     return get_template(template_name).render({"card": card, "game": game})
 
 
-@register.simple_tag(takes_context=True)
-def card_html(context, template_name: str):
-    card, game = context["card"], context.get("game")
+def drawn_card(template_name: str, card: dict, game) -> str:
+    """``card`` in ``game`` drawn by that template, remembered where it can be."""
     pk, status = getattr(game, "pk", None), getattr(game, "status", None)
     try:
-        html = _drawn(template_name, tuple(card.items()), pk, status)
+        return _drawn(template_name, tuple(card.items()), pk, status)
     except TypeError:  # a value that cannot be a key (a list): drawn every time
-        html = _draw(template_name, card, SimpleNamespace(pk=pk, status=status))
-    return mark_safe(html)
+        return _draw(template_name, card, SimpleNamespace(pk=pk, status=status))
+
+
+@register.simple_tag(takes_context=True)
+def card_html(context, template_name: str):
+    return mark_safe(drawn_card(template_name, context["card"], context.get("game")))
