@@ -567,7 +567,8 @@ def region_digests(context: dict) -> dict[str, str]:
     window, the newest chat line, the poll stamp).  A partial that starts reading more
     must say so here.  A region that grows with the game (the board's spaces, the
     planes' columns and piles, the log's entries) has the digest of its frame followed
-    by one per part, dotted, so that an answer can send only the parts that changed."""
+    by one per part, dotted, so that an answer can send only the parts that changed; so has
+    the hand, whose cards are its part."""
     game, seat, show = context["game"], context["seat"], context["show"]
     clock = context["clock"]
     reader, game_key, still = _reader_keys(context)
@@ -607,11 +608,14 @@ def region_digests(context: dict) -> dict[str, str]:
                           [part[1] for part in parts["planes"]])
     else:
         planes = cards("planes", "piles")
+    # The hand's frame: all but its cards where they are a part of their own (region_parts).
+    hand = cards("prompt", "can_act", "waiting", "waiting_label", *(() if parts["hand"] else ("hand",)),
+                 "hand_count", "rows", "picked", "picked_choices", "actions", "hint") \
+        + (repr(context["confirm"]), [part[1] for part in parts["hand"]])
     keys = {
         "status": status,
         "board": board,
-        "hand": cards("prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows",
-                      "picked", "picked_choices", "actions", "hint") + (repr(context["confirm"]),),
+        "hand": hand,
         "planes": planes,
         "actions": reader + (str(game.status), game.time_control, game.started_at is not None, seat.confirm_moves),
         # The log's frame: its entries and the engine's lines are its parts (below).
@@ -697,16 +701,20 @@ def _cells_digest(still_hash, cells: list) -> str:
 
 def region_parts(context: dict) -> dict[str, list[tuple[str, str, object, dict, list | None]]]:
     """The parts of the regions that grow with the game (the spaces of a board, the columns
-    of the planes, the piles), each as (partial, the id the page knows it by, what it is
+    of the planes, the piles) and of the hand (its cards), each as (partial, the id the page knows it by, what it is
     drawn from, the context it is drawn with, and for a column the cards it holds, which
     an answer may append to).  While a region's frame is unchanged, an answer sends only
     its parts that changed, each swapped out of band by its id, so a move late in a long
     game costs what an early one does.  A board drawn by its own template (Hermit's, the
     Hallow table) has no parts: it is sent whole."""
     show = context["show"]
-    parts = {"board": [], "planes": []}
+    parts = {"board": [], "planes": [], "hand": []}
     if not context["started"]:
         return parts
+    if show.hand is not None:
+        # A move mostly changes the cards in hand and leaves the prompt, the hint's form
+        # and the rest as they were: the cards are sent alone then.
+        parts["hand"].append(("hand_cards", "hand-cards", show.hand, {}, None))
     if show.board_kind and show.board_kind not in ("hermit", "hallow"):
         parts["board"] += [("board_space", f"space-{cell['dom']}", cell, {"cell": cell}, None)
                            for cell in show.cells]

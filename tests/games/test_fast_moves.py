@@ -78,6 +78,9 @@ def test_a_move_sends_back_only_the_regions_it_changed(alice_client, alice):
     assert 'id="chat"' not in answer and 'id="actions"' not in answer
     # Still your turn, the same score: the status is as it was.
     assert 'id="status"' not in answer
+    # Of the hand, only its cards (one played, one drawn): the prompt and the hint's form stay.
+    assert '<div id="hand-cards" hx-swap-oob="true">' in answer and 'id="hand"' not in answer
+    assert 'class="hint-form"' not in answer and "csrfmiddlewaretoken" not in answer
     after = seen_in(answer)
     # Only the digests that changed come back: the page keeps those it holds.
     assert "seen_chat" not in after and after["seen_log"] != seen["seen_log"]
