@@ -168,6 +168,8 @@ class ChatForm(forms.ModelForm):
         fields = ["text"]
         widgets = {"text": forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Say something"})}
         labels = {"text": "Message"}
+        # Blank and only spaces alike (the field strips them before clean_text sees it).
+        error_messages = {"text": {"required": "Write something first."}}
 
     def clean_text(self):
         text = self.cleaned_data["text"].strip()

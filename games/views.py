@@ -608,10 +608,11 @@ def region_digests(context: dict) -> dict[str, str]:
                           [part[1] for part in parts["planes"]])
     else:
         planes = cards("planes", "piles")
-    # The hand's frame: all but its cards where they are a part of their own (region_parts).
-    hand = cards("prompt", "can_act", "waiting", "waiting_label", *(() if parts["hand"] else ("hand",)),
-                 "hand_count", "rows", "picked", "picked_choices", "actions", "hint") \
-        + (repr(context["confirm"]), [part[1] for part in parts["hand"]])
+    hand_fields = ["prompt", "can_act", "waiting", "waiting_label", "hand", "hand_count", "rows", "picked",
+                   "picked_choices", "actions", "hint"]
+    if parts["hand"]:
+        hand_fields.remove("hand")  # the cards are a part of their own, digested below (region_parts)
+    hand = cards(*hand_fields) + (repr(context["confirm"]), [part[1] for part in parts["hand"]])
     keys = {
         "status": status,
         "board": board,
@@ -701,12 +702,12 @@ def _cells_digest(still_hash, cells: list) -> str:
 
 def region_parts(context: dict) -> dict[str, list[tuple[str, str, object, dict, list | None]]]:
     """The parts of the regions that grow with the game (the spaces of a board, the columns
-    of the planes, the piles) and of the hand (its cards), each as (partial, the id the page knows it by, what it is
-    drawn from, the context it is drawn with, and for a column the cards it holds, which
-    an answer may append to).  While a region's frame is unchanged, an answer sends only
-    its parts that changed, each swapped out of band by its id, so a move late in a long
-    game costs what an early one does.  A board drawn by its own template (Hermit's, the
-    Hallow table) has no parts: it is sent whole."""
+    of the planes, the piles) and of the hand (its cards), each as (partial, the id the
+    page knows it by, what it is drawn from, the context it is drawn with, and for a
+    column the cards it holds, which an answer may append to).  While a region's frame is
+    unchanged, an answer sends only its parts that changed, each swapped out of band by
+    its id, so a move late in a long game costs what an early one does.  A board drawn by
+    its own template (Hermit's, the Hallow table) has no parts: it is sent whole."""
     show = context["show"]
     parts = {"board": [], "planes": [], "hand": []}
     if not context["started"]:

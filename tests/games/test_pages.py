@@ -177,7 +177,7 @@ def test_chat_is_shared_by_the_two_players(alice_client, bob_client, duel):
 def test_an_empty_chat_line_sent_by_htmx_is_refused_with_a_message_and_nothing_said(alice_client, duel):
     refused = alice_client.post(url("chat", duel), {"text": "   "}, **HX)
     assert refused.status_code == 400
-    assert "This field is required." in refused.content.decode()
+    assert "Write something first." in refused.content.decode()
     assert ChatMessage.objects.count() == 0
 
 def test_notes_are_private(alice_client, bob_client, duel):
