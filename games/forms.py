@@ -168,11 +168,5 @@ class ChatForm(forms.ModelForm):
         fields = ["text"]
         widgets = {"text": forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Say something"})}
         labels = {"text": "Message"}
-        # Blank and only spaces alike (the field strips them before clean_text sees it).
+        # The field strips the text first, so a line of spaces is refused as a blank one.
         error_messages = {"text": {"required": "Write something first."}}
-
-    def clean_text(self):
-        text = self.cleaned_data["text"].strip()
-        if not text:
-            raise forms.ValidationError("Write something first.")
-        return text

