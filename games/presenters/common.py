@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,8 +37,10 @@ def card_back(label: str = "A face-down card") -> dict:
             "suit": "", "suit_name": "", "keyword": "", "court": False, "pickable": False, "picked": False}
 
 
+@functools.lru_cache(maxsize=1024)
 def segment(a: tuple[int, int], b: tuple[int, int]) -> tuple[str, ...]:
-    """A line between the centres of two grid cells, as SVG numbers (never localised)."""
+    """A line between the centres of two grid cells, as SVG numbers (never localised).
+    Remembered: a board's lines are the same at every move, and every answer asks again."""
     return tuple(f"{v + 0.5:g}" for v in (a[0], a[1], b[0], b[1]))
 
 

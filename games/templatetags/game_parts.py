@@ -22,6 +22,7 @@ from django.utils.safestring import mark_safe
 
 from games.templatetags.cached_url import cached_reverse
 from games.templatetags.card_html import drawn_card
+from games.templatetags.soft_hyphens import soft_hyphens
 
 register = template.Library()
 
@@ -113,3 +114,76 @@ def pile_html(context):
                                                       for card in pile["cards"]) + "</span>"
     return mark_safe(f'<p class="pile" id="pile-{_e(context["pile_number"])}"{_oob(context.get("part_oob"))}>'
                      f'<strong>{_e(pile["title"])}:</strong> {_e(count)} card{pluralize(count)}{cards}</p>')
+
+
+def csrf_input(context) -> str:
+    """``{% csrf_token %}``: the hidden input with the context's token, or nothing."""
+    token = context.get("csrf_token")
+    if not token or token == "NOTPROVIDED":
+        return ""
+    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{_e(token)}">'
+
+
+def move_form(context, choice, label=None, button_class=None) -> str:
+    """One legal move as a button (``games/_move_form.html``, which the boards with
+    templates of their own still include): a real form posting the move as JSON with the
+    game's version, which htmx sends too.  A forfeit is asked about first."""
+    game = context["game"]
+    url = _e(cached_reverse("games:move", game.pk))
+    forfeit = isinstance(choice.move, dict) and choice.move.get("type") == "forfeit"
+    return (f'<form method="post" action="{url}" hx-post="{url}" hx-swap="none" class="move-form"'
+            + (' hx-confirm="Forfeit: you lose this game. Really give up?"' if forfeit else "")
+            + f'>{csrf_input(context)}<input type="hidden" name="version" value="{_e(game.version)}">'
+            f'<input type="hidden" name="move" value="{_e(choice.json)}">'
+            + ('<input type="hidden" name="confirmed" value="1">' if context.get("confirmed") else "")
+            + f'<button type="submit" class="{"secondary danger" if forfeit else _e(button_class or "move")}" '
+            f'title="{_e(choice.label)}">{_e(label or choice.label)}</button></form>\n')  # as the file ends
+
+
+@register.simple_tag(takes_context=True)
+def move_form_html(context, choice, label=None, button_class=None):
+    # As the include did, a label or class not given is the one the context holds, if any.
+    return mark_safe(move_form(context, choice, label or context.get("label"),
+                               button_class or context.get("button_class")))
+
+
+def _cards(context, cards, template_name: str) -> str:
+    game = context.get("game")
+    return "".join(drawn_card(template_name, card, game) for card in cards or ())
+
+
+def _below_majors(context, cell: dict) -> str:
+    """What a space or an encounter's slot shows under its Majors: its Minors, its
+    status, and the button that puts the picked card there."""
+    minors = f'<span class="minors">{_cards(context, cell["minors"], "games/_pick.html")}</span>' \
+        if cell.get("minors") else ""
+    status = f'<span class="space-status">{_e(cell["status"])}</span>' if cell.get("status") else ""
+    target = move_form(context, cell["target"], "Here", "target-button") if cell.get("target") else ""
+    return f"{minors}\n      {status}\n      {target}"
+
+
+@register.simple_tag(takes_context=True)
+def board_space_html(context):
+    """A space of a board (the Tree's Sefirot, the Starfield's stars): its name, the cards
+    on it, and the button that puts the picked card there when it may go there."""
+    cell = context["cell"]
+    classes = f'space space-{_e(cell.get("kind", ""))}' + (" target" if cell.get("target") else "") \
+        + (" resolved" if cell.get("status") == "resolved" else "")
+    here = ' <strong class="here">(you are here)</strong>' if cell.get("here") else ""
+    return mark_safe(
+        f'\n    <div class="{classes}" id="space-{_e(cell.get("dom", ""))}" style="grid-column: '
+        f'{_e(cell.get("x", ""))}; grid-row: {_e(cell.get("y", ""))}"{_oob(context.get("part_oob"))}>\n'
+        f'      <span class="space-name">{soft_hyphens(cell.get("name", ""))}{here}</span>\n'
+        f'      {_cards(context, cell.get("majors"), "games/_pick.html")}\n'
+        f'      {_below_majors(context, cell)}\n    </div>')
+
+
+@register.simple_tag(takes_context=True)
+def encounter_slot_html(context):
+    """A slot of an encounter beside the board (Dream Odyssey's)."""
+    cell = context["cell"]
+    return mark_safe(
+        f'\n    <div class="space space-slot{" target" if cell.get("target") else ""}" id="space-{_e(cell.get("dom", ""))}"'
+        f'{_oob(context.get("part_oob"))}>\n'
+        f'      {_cards(context, cell.get("majors"), "games/_card.html")}\n'
+        f'      {_below_majors(context, cell)}\n    </div>')

@@ -11,6 +11,8 @@ import pytest
 from django.template import Context, Template
 from django.utils.safestring import mark_safe
 
+from games.presenters.common import Choice
+
 # The partials as games/game.html wrote them before they were drawn in Python.
 TEMPLATE_LOG_ENTRY = (
     '<li{% if entry.event %} class="event{% if entry.mine %} mine{% endif %}"{% else %} value="{{ entry.number }}" '
@@ -82,3 +84,62 @@ def test_a_part_drawn_in_python_is_the_html_the_template_drew(tag, values, statu
     python_drew = Template(loads + "{% " + tag + " %}").render(Context(context, use_l10n=False))
     assert python_drew == template_drew
     assert "<b>" not in python_drew and "<there>" not in python_drew and "<top>" not in python_drew
+
+
+# The board's space and slot and the move form, as games/game.html and games/_move_form.html
+# drew them before they were drawn in Python (the move form's file is still included by
+# the boards with templates of their own).
+TEMPLATE_BELOW_MAJORS = (
+    '{% if cell.minors %}<span class="minors">{% for card in cell.minors %}{% card_html "games/_pick.html" %}'
+    '{% endfor %}</span>{% endif %}\n      {% if cell.status %}<span class="space-status">{{ cell.status }}</span>'
+    '{% endif %}\n      {% if cell.target %}{% include "games/_move_form.html" with choice=cell.target label="Here" '
+    'button_class="target-button" %}{% endif %}')
+SPACE_TEMPLATES = {
+    "board_space_html": (
+        '\n    <div class="space space-{{ cell.kind }}{% if cell.target %} target{% endif %}{% if cell.status == '
+        '\'resolved\' %} resolved{% endif %}" id="space-{{ cell.dom }}" style="grid-column: {{ cell.x }}; grid-row: '
+        '{{ cell.y }}"{% if part_oob %} hx-swap-oob="true"{% endif %}>\n      <span class="space-name">'
+        '{{ cell.name|soft_hyphens }}{% if cell.here %} <strong class="here">(you are here)</strong>{% endif %}'
+        '</span>\n      {% for card in cell.majors %}{% card_html "games/_pick.html" %}{% endfor %}\n      '
+        + TEMPLATE_BELOW_MAJORS + '\n    </div>'),
+    "encounter_slot_html": (
+        '\n    <div class="space space-slot{% if cell.target %} target{% endif %}" id="space-{{ cell.dom }}"'
+        '{% if part_oob %} hx-swap-oob="true"{% endif %}>\n      {% for card in cell.majors %}'
+        '{% card_html "games/_card.html" %}{% endfor %}\n      ' + TEMPLATE_BELOW_MAJORS + '\n    </div>'),
+    "move_form_html choice": '{% include "games/_move_form.html" %}',
+    'move_form_html choice "Put it here" "target-button"':
+        '{% include "games/_move_form.html" with label="Put it here" button_class="target-button" %}',
+}
+PICKABLE = {**CARD, "pickable": True, "picked": False, "code": "M7", "name": "The Chariot", "major": True}
+CELLS = [
+    {"kind": "sefira", "dom": "tiphareth", "x": 2, "y": 4, "name": "Understanding", "here": True,
+     "majors": [PICKABLE], "minors": [CARD, {**PICKABLE, "picked": True}], "status": "resolved",
+     "target": Choice({"type": "place", "card": "M7", "to": "binah"}, 'Put "The Chariot" <here>', "binah")},
+    {"kind": "star <b>", "dom": "s-3", "x": 1, "y": 1, "name": "Mars & Venus", "majors": [], "minors": [],
+     "status": "", "target": ""},
+    {"kind": "slot", "dom": "slot-0", "x": 3, "y": 2, "name": "Kether", "majors": [CARD], "status": "open <b>",
+     "target": Choice({"type": "forfeit"}, "Give up")},
+]
+
+
+@pytest.mark.parametrize("tag", sorted(SPACE_TEMPLATES))
+@pytest.mark.parametrize("cell", range(len(CELLS)))
+@pytest.mark.parametrize("oob, confirmed", [(False, False), (True, True)])
+@pytest.mark.parametrize("status", ["active", "finished"])
+def test_a_space_and_a_move_form_drawn_in_python_are_the_html_the_template_drew(tag, cell, oob, confirmed, status):
+    context = {"cell": CELLS[cell], "choice": CELLS[cell]["target"] or CELLS[0]["target"], "part_oob": oob,
+               "confirmed": confirmed, "csrf_token": "tokenTOKEN123",
+               "game": SimpleNamespace(pk=4321, status=status, version=17)}
+    loads = "{% load cached_url card_html soft_hyphens game_parts %}"
+    template_drew = Template(loads + SPACE_TEMPLATES[tag]).render(Context(context, use_l10n=False))
+    python_drew = Template(loads + "{% " + tag + " %}").render(Context(context, use_l10n=False))
+    assert python_drew == template_drew
+    assert "<b>" not in python_drew and "<here>" not in python_drew
+
+
+def test_a_move_form_drawn_without_a_csrf_token_has_none_as_the_template_had():
+    context = {"choice": CELLS[0]["target"], "game": SimpleNamespace(pk=1, status="active", version=0)}
+    loads = "{% load game_parts %}"
+    drew = Template(loads + "{% move_form_html choice %}").render(Context(context))
+    assert drew == Template('{% include "games/_move_form.html" %}').render(Context(context))
+    assert "csrfmiddlewaretoken" not in drew
