@@ -1,15 +1,20 @@
-"""The parts of the game page that nearly every answer to a move sends again, drawn in
+"""The parts of the game page that answers to moves send again and again, drawn in
 Python: the log's new entries and the ones gone out of its window, the engine's lines
-("Everything that happened"), the poll, a pile of cards.
+("Everything that happened"), the poll, a pile of cards, a space of the board or a slot
+of an encounter, the hand (with its cards alone as a part of their own), and the move
+forms all of these hold.
 
 Each is still a named partial of ``games/game.html``, whose body is one of these tags, so
-the page and an answer draw a part alike.  In the template language these few parts were
-a third of what drawing a move's answer cost (a new log entry alone 0.2 ms, the engine's
-ten lines 0.35 ms, for some hundred bytes each); drawn here, with the partial around them,
-they cost a quarter of that (the lines, an entry, a pile) to a half (the poll).  The HTML is
-the one the template drew, byte for byte (``tests/golden/`` holds every game to it), and
-every value is escaped as the template escaped it.  Parts with forms and many branches
-(the hand, the board) stay in the template, where they are easier to read and change.
+the page and an answer draw a part alike.  In the template language these parts were
+most of what drawing a move's answer cost (a new log entry alone 0.2 ms, the engine's
+ten lines 0.35 ms, the hand 0.2 to 0.6 ms); drawn here they cost a quarter of that (the
+lines, an entry, a pile) to a half (the poll).  The HTML is the one the template drew,
+byte for byte (``tests/golden/`` holds every game to it, and
+``tests/games/test_game_parts.py`` each part to the template text it replaced), and every
+value is escaped as the template escaped it.  What an answer seldom sends (the frames of
+the board and the planes, the status, the actions) stays in the template, where it is
+easier to read and change; the boards with templates of their own (Hermit's, the Hallow
+table) still include ``games/_move_form.html``.
 """
 
 from __future__ import annotations
@@ -187,3 +192,92 @@ def encounter_slot_html(context):
         f'{_oob(context.get("part_oob"))}>\n'
         f'      {_cards(context, cell.get("majors"), "games/_card.html")}\n'
         f'      {_below_majors(context, cell)}\n    </div>')
+
+
+def _advice(context) -> str:
+    """In a game played alone: the Hint button while the player may act, the link to the
+    computer's review once the game is over."""
+    game, show = context["game"], context["show"]
+    if game.players != 1:
+        return ""
+    if game.status == "active" and show.can_act:
+        hint = _e(cached_reverse("games:hint", game.pk))
+        return (f'\n  <form method="post" action="{hint}" hx-post="{hint}" hx-swap="none" class="hint-form">'
+                f'{csrf_input(context)}<button type="submit" class="secondary">Hint</button></form>')
+    if game.status == "finished":
+        return (f'\n  <p class="review-link"><a href="{_e(cached_reverse("games:review", game.pk))}">'
+                "The computer's review of your game</a></p>")
+    return ""
+
+
+def _confirmation(context, confirm: dict) -> str:
+    """A move that draws hidden cards, asked about first (for a player who wants that)."""
+    game = context["game"]
+    move_url, game_url = _e(cached_reverse("games:move", game.pk)), _e(cached_reverse("games:game", game.pk))
+    return ('\n  <div class="confirm" role="alertdialog" aria-label="Confirm the move">\n'
+            f'    <p>This move draws from the deck and cannot be taken back: <strong>{_e(confirm["label"])}'
+            f'</strong>. Send it?</p>\n    <form method="post" action="{move_url}" hx-post="{move_url}" '
+            f'hx-swap="none">{csrf_input(context)}\n      <input type="hidden" name="version" '
+            f'value="{_e(confirm["version"])}"><input type="hidden" name="move" value="{_e(confirm["move"])}">'
+            '<input type="hidden" name="confirmed" value="1">\n      <button type="submit" class="move">Yes, send it'
+            f'</button>\n      <a href="{game_url}" hx-get="{game_url}" hx-swap="none">No, choose again</a>\n'
+            '    </form>\n  </div>\n  ')
+
+
+def hand_cards(context) -> str:
+    show = context["show"]
+    cards = _cards(context, show.hand, "games/_pick.html") or '<span class="empty">No cards in hand.</span>'
+    return (f'<div id="hand-cards"{_oob(context.get("part_oob"))}>\n  <h2>Your hand <small>({len(show.hand)})'
+            f'</small></h2>\n  <div class="cards hand-cards">{cards}</div>\n  </div>')
+
+
+@register.simple_tag(takes_context=True)
+def hand_cards_html(context):
+    """The cards in the player's hand; alone in an answer (``part_oob``) when only they changed."""
+    return mark_safe(hand_cards(context))
+
+
+@register.simple_tag(takes_context=True)
+def hand_html(context):
+    """What the player holds and may do: the prompt, a move to confirm, raised cards
+    waiting for a place, the hand (``hand_cards``) or its size, further rows of cards,
+    the picked card's choices or the hint, and the moves that need no card."""
+    show, oob = context["show"], _oob(context.get("oob"))
+    if not context["started"]:
+        return mark_safe(f'\n<section id="hand" class="region hand"{oob}>\n  \n</section>\n')
+    out = [f'\n<section id="hand" class="region hand"{oob}>\n  ', _advice(context), "\n  "]
+    if show.can_act and show.prompt:
+        out.append(f'<p class="prompt">{_e(show.prompt)}</p>')
+    out.append("\n  ")
+    if context.get("confirm"):
+        out.append(_confirmation(context, context["confirm"]))
+    out.append("\n  ")
+    if show.waiting:
+        out.append(f'\n  <h2>{_e(show.waiting_label)}</h2>\n  <div class="cards waiting">'
+                   f'{_cards(context, show.waiting, "games/_pick.html")}</div>\n  ')
+    out.append("\n  ")
+    if show.hand is not None:
+        out += [hand_cards(context), "\n  "]
+    elif show.hand_count is not None:
+        out.append(f"<p>{_e(show.hand_count)} card{pluralize(show.hand_count)} in hand.</p>")
+    out.append("\n  ")
+    for row in show.rows:
+        out.append(f'\n  <h2>{_e(row["title"])}</h2>\n  <div class="cards">'
+                   f'{_cards(context, row["cards"], "games/_pick.html")}</div>\n  ')
+    out.append("\n  ")
+    if show.picked and show.picked_choices:
+        name = _e(show.picked["name"])
+        out.append(f'\n  <div class="choices" aria-label="Where {name} can go">\n    <h2>{name}: choose</h2>\n'
+                   f'    <ul>{_choices(context, show.picked_choices)}</ul>\n  </div>\n  ')
+    elif show.can_act and show.picked is None and not show.actions:
+        out.append(f'<p class="hint">{_e(show.hint)}</p>')
+    out.append("\n  ")
+    if show.actions:
+        out.append(f'\n  <div class="choices actions"><ul>{_choices(context, show.actions)}</ul></div>\n  ')
+    out.append("\n  \n</section>\n")
+    return mark_safe("".join(out))
+
+
+def _choices(context, choices) -> str:
+    label, button_class = context.get("label"), context.get("button_class")
+    return "".join(f"<li>{move_form(context, choice, label, button_class)}</li>" for choice in choices)

@@ -11,7 +11,7 @@ import pytest
 from django.template import Context, Template
 from django.utils.safestring import mark_safe
 
-from games.presenters.common import Choice
+from games.presenters.common import Choice, Presentation
 
 # The partials as games/game.html wrote them before they were drawn in Python.
 TEMPLATE_LOG_ENTRY = (
@@ -143,3 +143,71 @@ def test_a_move_form_drawn_without_a_csrf_token_has_none_as_the_template_had():
     drew = Template(loads + "{% move_form_html choice %}").render(Context(context))
     assert drew == Template('{% include "games/_move_form.html" %}').render(Context(context))
     assert "csrfmiddlewaretoken" not in drew
+
+
+# The hand as games/game.html drew it, with games/_advice.html (which only it included).
+TEMPLATE_ADVICE = (
+    '{% if game.players == 1 %}{% if game.status == "active" and show.can_act %}\n  <form method="post" action="'
+    '{% cached_url \'games:hint\' game.pk %}" hx-post="{% cached_url \'games:hint\' game.pk %}" hx-swap="none" '
+    'class="hint-form">{% csrf_token %}<button type="submit" class="secondary">Hint</button></form>'
+    '{% elif game.status == "finished" %}\n  <p class="review-link"><a href="{% cached_url \'games:review\' game.pk %}">'
+    "The computer's review of your game</a></p>{% endif %}{% endif %}")
+TEMPLATE_HAND_CARDS = (
+    '<div id="hand-cards"{% if part_oob %} hx-swap-oob="true"{% endif %}>\n  <h2>Your hand <small>('
+    '{{ show.hand|length }})</small></h2>\n  <div class="cards hand-cards">{% for card in show.hand %}'
+    '{% card_html "games/_pick.html" %}{% empty %}<span class="empty">No cards in hand.</span>{% endfor %}</div>\n'
+    '  </div>')
+TEMPLATE_HAND = (
+    '\n<section id="hand" class="region hand"{% if oob %} hx-swap-oob="true"{% endif %}>\n  {% if started %}'
+    + TEMPLATE_ADVICE + '\n  {% if show.can_act and show.prompt %}<p class="prompt">{{ show.prompt }}</p>{% endif %}'
+    '\n  {% if confirm %}\n  <div class="confirm" role="alertdialog" aria-label="Confirm the move">\n    <p>This move '
+    'draws from the deck and cannot be taken back: <strong>{{ confirm.label }}</strong>. Send it?</p>\n    <form '
+    'method="post" action="{% cached_url \'games:move\' game.pk %}" hx-post="{% cached_url \'games:move\' game.pk %}" '
+    'hx-swap="none">{% csrf_token %}\n      <input type="hidden" name="version" value="{{ confirm.version }}"><input '
+    'type="hidden" name="move" value="{{ confirm.move }}"><input type="hidden" name="confirmed" value="1">\n      '
+    '<button type="submit" class="move">Yes, send it</button>\n      <a href="{% cached_url \'games:game\' game.pk %}" '
+    'hx-get="{% cached_url \'games:game\' game.pk %}" hx-swap="none">No, choose again</a>\n    </form>\n  </div>\n  '
+    '{% endif %}\n  {% if show.waiting %}\n  <h2>{{ show.waiting_label }}</h2>\n  <div class="cards waiting">'
+    '{% for card in show.waiting %}{% card_html "games/_pick.html" %}{% endfor %}</div>\n  {% endif %}\n  '
+    '{% if show.hand is not None %}' + TEMPLATE_HAND_CARDS + '\n  {% elif show.hand_count is not None %}<p>'
+    '{{ show.hand_count }} card{{ show.hand_count|pluralize }} in hand.</p>{% endif %}\n  {% for row in show.rows %}'
+    '\n  <h2>{{ row.title }}</h2>\n  <div class="cards">{% for card in row.cards %}{% card_html "games/_pick.html" %}'
+    '{% endfor %}</div>\n  {% endfor %}\n  {% if show.picked and show.picked_choices %}\n  <div class="choices" '
+    'aria-label="Where {{ show.picked.name }} can go">\n    <h2>{{ show.picked.name }}: choose</h2>\n    <ul>'
+    '{% for choice in show.picked_choices %}<li>{% include "games/_move_form.html" %}</li>{% endfor %}</ul>\n  </div>'
+    '\n  {% elif show.can_act and show.picked is None and not show.actions %}<p class="hint">{{ show.hint }}</p>'
+    '{% endif %}\n  {% if show.actions %}\n  <div class="choices actions"><ul>{% for choice in show.actions %}<li>'
+    '{% include "games/_move_form.html" %}</li>{% endfor %}</ul></div>\n  {% endif %}\n  {% endif %}\n</section>\n')
+MOVE = CELLS[0]["target"]
+HANDS = [  # (the presentation's fields, started, players, a move to confirm)
+    ({}, False, 1, None),
+    ({"can_act": True, "prompt": "Play <a card>", "hand": [PICKABLE, CARD], "hint": "Pick <one>"}, True, 1, None),
+    ({"can_act": True, "prompt": "", "hand": [], "picked": {**PICKABLE, "name": "The <Chariot>"},
+      "picked_choices": [MOVE, Choice({"type": "forfeit"}, "Give up")], "actions": [MOVE]}, True, 2,
+     {"label": "Draw <two>", "version": 12, "move": '{"type":"draw"}'}),
+    ({"can_act": False, "prompt": "Wait", "hand": None, "hand_count": 1, "waiting": [CARD, PICKABLE],
+      "waiting_label": "Raised <cards>", "rows": [{"title": "Discards & more", "cards": [CARD]},
+                                                   {"title": "Empty", "cards": []}]}, True, 1, None),
+    ({"can_act": True, "hand": None, "hand_count": 3, "picked": PICKABLE, "picked_choices": [],
+      "actions": [Choice({"type": "refill"}, "Refill <now>")]}, True, 1, None),
+    ({"can_act": True, "hand": None, "hand_count": None}, True, 3, None),
+]
+
+
+@pytest.mark.parametrize("hand", range(len(HANDS)))
+@pytest.mark.parametrize("oob", [False, True])
+@pytest.mark.parametrize("status", ["active", "finished"])
+def test_the_hand_drawn_in_python_is_the_html_the_template_drew(hand, oob, status):
+    fields, started, players, confirm = HANDS[hand]
+    show = Presentation(board_kind="tree", **fields)
+    context = {"show": show, "started": started, "confirm": confirm, "oob": oob, "part_oob": oob,
+               "csrf_token": "tokenTOKEN123", "game": SimpleNamespace(pk=4321, status=status, version=17,
+                                                                      players=players)}
+    loads = "{% load cached_url card_html game_parts %}"
+    for python, template in (("{% hand_html %}", TEMPLATE_HAND), ("{% hand_cards_html %}", TEMPLATE_HAND_CARDS)):
+        if show.hand is None and python == "{% hand_cards_html %}":
+            continue
+        template_drew = Template(loads + template).render(Context(context, use_l10n=False))
+        python_drew = Template(loads + python).render(Context(context, use_l10n=False))
+        assert python_drew == template_drew
+        assert "<a card>" not in python_drew and "<two>" not in python_drew and "<Chariot>" not in python_drew
