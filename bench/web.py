@@ -225,16 +225,15 @@ class Player:
 CPU_PARTS = ("server", "database", "client", "other")
 
 
-def cpu_seconds(server_pid: int) -> dict[str, float] | None:
-    """CPU seconds used so far by each part of the machine (``CPU_PARTS``), from /proc;
-    None where there is no /proc.  A process that ended between two readings takes its
-    seconds with it: the bench's processes all live through a slice."""
+def cpu_seconds(server_pid: int) -> dict[int, tuple[str, float]] | None:
+    """CPU seconds used so far by each process of the machine, with the part
+    (``CPU_PARTS``) it belongs to, from /proc; None where there is no /proc."""
     try:
         names = os.listdir("/proc")
     except OSError:
         return None
     tick = os.sysconf("SC_CLK_TCK")
-    used = dict.fromkeys(CPU_PARTS, 0.0)
+    used = {}
     for name in names:
         if not name.isdigit():
             continue
@@ -248,7 +247,20 @@ def cpu_seconds(server_pid: int) -> dict[str, float] | None:
         pid, parent = int(name), int(fields[1])
         part = ("client" if pid == os.getpid() else "server" if server_pid in (pid, parent)
                 else "database" if command.startswith("postgres") else "other")
-        used[part] += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        used[pid] = (part, (int(fields[11]) + int(fields[12])) / tick)  # utime + stime
+    return used
+
+
+def cpu_used_between(before: dict, after: dict) -> dict[str, float]:
+    """The CPU seconds each part used between two readings of ``cpu_seconds``, process by
+    process: one that started meanwhile counts whole, one that ended meanwhile (a
+    PostgreSQL autovacuum worker) is left out.  Summed by part before they were taken
+    apart, an ended process took its whole life's seconds off its part: the database's
+    share of a scenario once read -1.1 ms a request."""
+    used = dict.fromkeys(CPU_PARTS, 0.0)
+    for pid, (part, seconds) in after.items():
+        earlier = before.get(pid)
+        used[part] += seconds - (earlier[1] if earlier and earlier[0] == part else 0.0)
     return used
 
 
@@ -477,8 +489,9 @@ def main():
                     before = cpu_seconds(server.pid)
                     slices[action].append(run_scenario(players, action, args.seconds / args.rounds))
                     after = cpu_seconds(server.pid)
-                    for part in CPU_PARTS if before and after else ():
-                        cpu[action][part] += after[part] - before[part]
+                    if before is not None and after is not None:
+                        for part, seconds in cpu_used_between(before, after).items():
+                            cpu[action][part] += seconds
             for action in SCENARIOS:
                 result = results[action] = summed(slices[action])
                 say(args, f"{action:<8} {result['requests']:>9} {result['per_second']:>8.1f} {result['p50']:>8.1f} "

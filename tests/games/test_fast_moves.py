@@ -385,3 +385,13 @@ def test_the_log_says_how_long_ago_as_naturaltime_does(seconds, language):
             expected = str(naturaltime(moment))
             assert ago(moment, timezone.now()) == expected
             assert ago(moment, timezone.now()) == expected  # and again, remembered
+
+
+def test_the_web_bench_counts_the_cpu_of_each_process_between_two_readings():
+    from bench.web import cpu_used_between
+
+    before = {10: ("server", 5.0), 11: ("database", 7.0), 12: ("database", 40.0), 13: ("client", 1.0)}
+    # 12 (an autovacuum worker) ended meanwhile: left out, not its whole life taken off; 14 started: counted whole.
+    after = {10: ("server", 5.5), 11: ("database", 7.25), 13: ("client", 1.5), 14: ("database", 0.25)}
+    used = cpu_used_between(before, after)
+    assert used == {"server": 0.5, "database": 0.5, "client": 0.5, "other": 0.0}
