@@ -186,7 +186,10 @@ class Seat(models.Model):
 class Move(models.Model):
     """One applied move: the log that, with the seed, rebuilds the game."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: the unique constraint's index (game, number) leads with the game
+    # and serves every lookup by it (the log's window, a replay, a game deleted); a second
+    # index only cost every move one more entry to write.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     number = models.PositiveIntegerField(help_text="1 for the first move; the game's version after it.")
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()

@@ -349,10 +349,11 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
     said = game.rules.log_for(view, seat.index, [(record.seat, record.description) for record in records])
     entries = []
     now = timezone.now()  # one "now" for the whole log, as the page is drawn at one moment
+    language = translation.get_language()
     for record, text in zip(records, said):
         entries.append({"number": record.number, "who": names.get(record.seat, f"Seat {record.seat + 1}"),
                         "mine": record.seat == seat.index, "text": for_reader(text, seat.index, names),
-                        "at": record.created_at, "ago": ago(record.created_at, now),
+                        "at": record.created_at, "ago": ago(record.created_at, now, language),
                         "order": (record.number, 0)})
     # Without a clock event (annotated by game_with_seats) there is nothing to ask for.
     events = [] if getattr(game, "last_event_id", True) is None else game.events.select_related("user")
@@ -363,7 +364,7 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
             if event.version >= first:
                 entries.append({"number": None, "event": True, "who": who, "text": text,
                                 "mine": event.user_id is not None and event.user_id == seat.user_id,
-                                "at": event.created_at, "ago": ago(event.created_at, now),
+                                "at": event.created_at, "ago": ago(event.created_at, now, language),
                                 "order": (event.version, 1)})
             continue
         if event.version < first:
@@ -372,7 +373,7 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                                  for i in event.to_seats) or "the other player"
         entries.append({"number": None, "event": True, "who": names.get(event.seat, f"Seat {event.seat + 1}"),
                         "mine": event.seat == seat.index, "text": f"gave {receivers} a day more for this move.",
-                        "at": event.created_at, "ago": ago(event.created_at, now), "order": (event.version, 1)})
+                        "at": event.created_at, "ago": ago(event.created_at, now, language), "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     # Each entry's name on the page (log-12, log-12e0 for an event after move 12), by which
     # an answer adds, redraws or drops it alone (_log_changes).
@@ -387,11 +388,12 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
     return entries
 
 
-def ago(moment, now) -> str:
+def ago(moment, now, language: str | None = None) -> str:
     """``naturaltime(moment)`` as of ``now``, as a str ("3 minutes ago", "now", "an hour
     from now").  Under a day it is remembered by its words' key and count: every entry of
     every log's window reads one, and naturaltime costs 31 µs a time (it translates its
-    lazy strings anew), a remembered one under 2."""
+    lazy strings anew), a remembered one under 2.  A log asks for the ``language`` once
+    for all its entries (get_language is 2 µs a call)."""
     future = moment >= now
     delta = moment - now if future else now - moment
     if delta.days:
@@ -406,7 +408,7 @@ def ago(moment, now) -> str:
         key, count = "minute", seconds // 60
     else:
         key, count = "hour", seconds // 3600
-    return _ago_words(translation.get_language(), key, count, future)
+    return _ago_words(language or translation.get_language(), key, count, future)
 
 
 @functools.lru_cache(maxsize=2048)
