@@ -373,7 +373,8 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
                                  for i in event.to_seats) or "the other player"
         entries.append({"number": None, "event": True, "who": names.get(event.seat, f"Seat {event.seat + 1}"),
                         "mine": event.seat == seat.index, "text": f"gave {receivers} a day more for this move.",
-                        "at": event.created_at, "ago": ago(event.created_at, now, language), "order": (event.version, 1)})
+                        "at": event.created_at, "ago": ago(event.created_at, now, language),
+                        "order": (event.version, 1)})
     entries.sort(key=lambda entry: entry["order"])  # stable: events of one version keep their order
     # Each entry's name on the page (log-12, log-12e0 for an event after move 12), by which
     # an answer adds, redraws or drops it alone (_log_changes).

@@ -7,12 +7,13 @@ forms all of these hold.
 Each is still a named partial of ``games/game.html``, whose body is one of these tags, so
 the page and an answer draw a part alike.  In the template language these parts were
 most of what drawing a move's answer cost (a new log entry alone 0.2 ms, the engine's
-ten lines 0.35 ms, the hand 0.2 to 0.6 ms); drawn here they cost a quarter of that (the
-lines, an entry, a pile) to a half (the poll).  The HTML is the one the template drew,
-byte for byte (``tests/golden/`` holds every game to it, and
+ten lines 0.35 ms, the hand 0.07 to 0.3 ms, a space with its button 0.15 ms); drawn here
+they cost a fifth of that (the hand, a space) to a quarter (the lines, an entry, a pile)
+and a half (the poll), as timed against the template text each replaced.  The HTML is
+the one the template drew, byte for byte (``tests/golden/`` holds every game to it, and
 ``tests/games/test_game_parts.py`` each part to the template text it replaced), and every
-value is escaped as the template escaped it.  What an answer seldom sends (the frames of
-the board and the planes, the status, the actions) stays in the template, where it is
+value is escaped as the template escaped it.  The rest (the frames of the board and the
+planes, a plane's column, the status, the actions) stays in the template, where it is
 easier to read and change; the boards with templates of their own (Hermit's, the Hallow
 table) still include ``games/_move_form.html``.
 """
@@ -130,9 +131,9 @@ def csrf_input(context) -> str:
 
 
 def move_form(context, choice, label=None, button_class=None) -> str:
-    """One legal move as a button (``games/_move_form.html``, which the boards with
-    templates of their own still include): a real form posting the move as JSON with the
-    game's version, which htmx sends too.  A forfeit is asked about first."""
+    """One legal move as a button, as ``games/_move_form.html`` draws it (the boards with
+    templates of their own still include that): a real form that posts the move as JSON
+    with the game's version, with or without htmx.  A forfeit is asked about first."""
     game = context["game"]
     url = _e(cached_reverse("games:move", game.pk))
     forfeit = isinstance(choice.move, dict) and choice.move.get("type") == "forfeit"
@@ -188,8 +189,8 @@ def encounter_slot_html(context):
     """A slot of an encounter beside the board (Dream Odyssey's)."""
     cell = context["cell"]
     return mark_safe(
-        f'\n    <div class="space space-slot{" target" if cell.get("target") else ""}" id="space-{_e(cell.get("dom", ""))}"'
-        f'{_oob(context.get("part_oob"))}>\n'
+        f'\n    <div class="space space-slot{" target" if cell.get("target") else ""}" '
+        f'id="space-{_e(cell.get("dom", ""))}"{_oob(context.get("part_oob"))}>\n'
         f'      {_cards(context, cell.get("majors"), "games/_card.html")}\n'
         f'      {_below_majors(context, cell)}\n    </div>')
 

@@ -150,7 +150,8 @@ TEMPLATE_ADVICE = (
     '{% if game.players == 1 %}{% if game.status == "active" and show.can_act %}\n  <form method="post" action="'
     '{% cached_url \'games:hint\' game.pk %}" hx-post="{% cached_url \'games:hint\' game.pk %}" hx-swap="none" '
     'class="hint-form">{% csrf_token %}<button type="submit" class="secondary">Hint</button></form>'
-    '{% elif game.status == "finished" %}\n  <p class="review-link"><a href="{% cached_url \'games:review\' game.pk %}">'
+    '{% elif game.status == "finished" %}\n  <p class="review-link"><a href="'
+    '{% cached_url \'games:review\' game.pk %}">'
     "The computer's review of your game</a></p>{% endif %}{% endif %}")
 TEMPLATE_HAND_CARDS = (
     '<div id="hand-cards"{% if part_oob %} hx-swap-oob="true"{% endif %}>\n  <h2>Your hand <small>('
