@@ -1,8 +1,8 @@
 """The parts of the game page that answers to moves send again and again, drawn in
 Python: the log's new entries and the ones gone out of its window, the engine's lines
 ("Everything that happened"), the poll, a pile of cards, a space of the board or a slot
-of an encounter, the hand (with its cards alone as a part of their own), and the move
-forms all of these hold.
+of an encounter, a plane's column and the cards an answer adds at its foot, the hand
+(with its cards alone as a part of their own), and the move forms all of these hold.
 
 Each is still a named partial of ``games/game.html``, whose body is one of these tags, so
 the page and an answer draw a part alike.  In the template language these parts were
@@ -13,7 +13,7 @@ and a half (the poll), as timed against the template text each replaced.  The HT
 the one the template drew, byte for byte (``tests/golden/`` holds every game to it, and
 ``tests/games/test_game_parts.py`` each part to the template text it replaced), and every
 value is escaped as the template escaped it.  The rest (the frames of the board and the
-planes, a plane's column, the status, the actions) stays in the template, where it is
+planes, the status, the actions) stays in the template, where it is
 easier to read and change; the boards with templates of their own (Hermit's, the Hallow
 table) still include ``games/_move_form.html``.
 """
@@ -282,3 +282,32 @@ def hand_html(context):
 def _choices(context, choices) -> str:
     label, button_class = context.get("label"), context.get("button_class")
     return "".join(f"<li>{move_form(context, choice, label, button_class)}</li>" for choice in choices)
+
+
+def _plane_cell(context, card: dict) -> str:
+    if card.get("hole"):
+        return '<div class="plane-cell empty hole">empty</div>'
+    return f'<div class="plane-cell">{drawn_card("games/_pick.html", card, context.get("game"))}</div>'
+
+
+@register.simple_tag(takes_context=True)
+def plane_column_html(context):
+    """A column of a plane (a Seeress, a planet's line): its title, its cards from the top
+    (a hole where a card left), and the button that puts the picked card at its foot."""
+    column, number = context["column"], context["column_number"]
+    target = column.get("target")
+    cells = "".join(_plane_cell(context, card) for card in column.get("cards") or ()) \
+        or '<div class="plane-cell empty">empty</div>'
+    button = move_form(context, target, "Put it here", "target-button") if target else ""
+    return mark_safe(
+        f'\n      <div class="plane-column{" target" if target else ""}" '
+        f'id="plane-{_e(context["plane_number"])}-column-{_e(number)}" style="grid-column: {_e(number + 1)}"'
+        f'{_oob(context.get("part_oob"))}>\n'
+        f'        <h3>{_e(column.get("title", ""))}</h3>\n        {cells}\n        {button}\n      </div>')
+
+
+@register.simple_tag(takes_context=True)
+def plane_cells_added_html(context):
+    """The cards played onto a column since the page drew it, put at its foot."""
+    return mark_safe(f'<div hx-swap-oob="beforeend:#{_e(context["part_id"])}">'
+                     + "".join(_plane_cell(context, card) for card in context["added"]) + "</div>")

@@ -212,3 +212,39 @@ def test_the_hand_drawn_in_python_is_the_html_the_template_drew(hand, oob, statu
         python_drew = Template(loads + python).render(Context(context, use_l10n=False))
         assert python_drew == template_drew
         assert "<a card>" not in python_drew and "<two>" not in python_drew and "<Chariot>" not in python_drew
+
+
+# A plane's column and the cards an answer adds at its foot, as games/game.html drew them.
+TEMPLATE_PLANE_CELL = ('{% if card.hole %}<div class="plane-cell empty hole">empty</div>{% else %}'
+                       '<div class="plane-cell">{% card_html "games/_pick.html" %}</div>{% endif %}')
+PLANE_TEMPLATES = {
+    "plane_column_html": (
+        '\n      <div class="plane-column{% if column.target %} target{% endif %}" id="plane-{{ plane_number }}-column-'
+        '{{ column_number }}" style="grid-column: {{ column_number|add:1 }}"{% if part_oob %} hx-swap-oob="true"'
+        '{% endif %}>\n        <h3>{{ column.title }}</h3>\n        {% for card in column.cards %}'
+        + TEMPLATE_PLANE_CELL + '{% empty %}<div class="plane-cell empty">empty</div>{% endfor %}\n        '
+        '{% if column.target %}'
+        '{% include "games/_move_form.html" with choice=column.target label="Put it here" '
+        'button_class="target-button" %}{% endif %}\n      </div>'),
+    "plane_cells_added_html": ('<div hx-swap-oob="beforeend:#{{ part_id }}">{% for card in added %}'
+                               + TEMPLATE_PLANE_CELL + '{% endfor %}</div>'),
+}
+COLUMNS = [
+    {"title": "Left <Seeress>", "cards": [CARD, {"hole": True}, PICKABLE], "target": MOVE},
+    {"title": "Mars & co", "cards": [], "target": ""},
+    {"title": "Middle", "cards": None},
+]
+
+
+@pytest.mark.parametrize("tag", sorted(PLANE_TEMPLATES))
+@pytest.mark.parametrize("column", range(len(COLUMNS)))
+@pytest.mark.parametrize("oob", [False, True])
+def test_a_plane_column_drawn_in_python_is_the_html_the_template_drew(tag, column, oob):
+    context = {"column": COLUMNS[column], "plane_number": 1, "column_number": column, "part_oob": oob,
+               "added": COLUMNS[column]["cards"] or [CARD], "part_id": "plane-1-column-2",
+               "csrf_token": "tok123", "game": SimpleNamespace(pk=4321, status="active", version=17)}
+    loads = "{% load cached_url card_html game_parts %}"
+    template_drew = Template(loads + PLANE_TEMPLATES[tag]).render(Context(context, use_l10n=False))
+    python_drew = Template(loads + "{% " + tag + " %}").render(Context(context, use_l10n=False))
+    assert python_drew == template_drew
+    assert "<Seeress>" not in python_drew and "Mars & co" not in python_drew
