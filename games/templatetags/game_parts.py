@@ -112,12 +112,11 @@ def poll_html(context):
 @register.simple_tag(takes_context=True)
 def pile_html(context):
     """A pile beside the planes (the deck, the discards): its size, and its cards where shown."""
-    pile, game = context["pile"], context.get("game")
+    pile = context["pile"]
     count = pile["count"]
     cards = ""
     if pile.get("cards"):
-        cards = ' <span class="pile-cards">' + "".join(drawn_card("games/_card.html", card, game)
-                                                      for card in pile["cards"]) + "</span>"
+        cards = f' <span class="pile-cards">{_cards(context, pile["cards"], "games/_card.html")}</span>'
     return mark_safe(f'<p class="pile" id="pile-{_e(context["pile_number"])}"{_oob(context.get("part_oob"))}>'
                      f'<strong>{_e(pile["title"])}:</strong> {_e(count)} card{pluralize(count)}{cards}</p>')
 
