@@ -86,7 +86,7 @@ from games import signals
 from games.engine import IllegalMove, get_rules
 from games.engine.words import for_reader
 from games.models import Game, GameEvent, Move, Seat, new_token
-from sefirot_site.prepared import PreparedQuery, insert, update_where
+from sefirot_site.prepared import PreparedQuery, update_then_insert
 
 __all__ = [
     "GameError", "StaleMove", "NotYourSeat", "GameNotRunning", "CannotStart", "CannotJoin",
@@ -641,12 +641,20 @@ def _finish(game: Game, status: str, reason: str, now) -> None:
     game.finished_at = now
     game.deadline = None
     game.end_reason = _named(game, reason)[:200]
-    game.seats.exclude(status=Seat.Status.JOINED).update(invite_token=None)
+    # An invitation still open dies with the game.  With the seats loaded (a move), only a
+    # seat that holds one is written: a game of joined seats (nearly every one) writes none.
+    loaded = _loaded_seats(game)
+    if loaded is None or any(s.status != Seat.Status.JOINED and s.invite_token for s in loaded):
+        game.seats.exclude(status=Seat.Status.JOINED).update(invite_token=None)
 
 
 def _announce_finished(game: Game) -> None:
-    """Once the finished game is saved: its consequences read the row as it now is."""
-    _announce(signals.game_finished, game_id=game.pk, status=str(game.status), version=game.version)
+    """Once the finished game is saved: its consequences read the row as it now is.  The
+    receivers in the transaction (the journal's entries, the ratings) are given the game
+    itself, as this transaction left it, so as not to load it again."""
+    facts = {"game_id": game.pk, "status": str(game.status), "version": game.version}
+    signals.game_finished_before_commit.send(sender=Game, game=game, **facts)
+    _send_on_commit(signals.game_finished, **facts)
 
 
 def abandon_game(game_id: int, reason: str) -> Game:
@@ -827,12 +835,13 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confi
         # The version condition makes a doubled submission fail even where the database
         # has no row locks (SQLite ignores select_for_update).
         game.updated_at = now
-        # Both writes through SQL made once (sefirot_site.prepared): every move runs them.
-        updated = update_where(Game, {"id": game.pk, "version": before}, {f: getattr(game, f) for f in fields})
-        if updated != 1:
+        # Both writes through SQL made once (sefirot_site.prepared): every move runs them;
+        # on PostgreSQL in one statement, the record written only if the game was.
+        record = update_then_insert(Game, {"id": game.pk, "version": before}, {f: getattr(game, f) for f in fields},
+                                    Move(game=game, number=game.version, seat=seat.index, move=move,
+                                         description=description[:300]))
+        if record is None:
             raise StaleMove("The game moved on while this move was sent, so nothing was played.")
-        record = insert(Move(game=game, number=game.version, seat=seat.index, move=move,
-                             description=description[:300]))
         # Whether a computer is to act now, from the seats loaded above: its receiver
         # need not ask the database again.
         computer_to_act = any(s.index in to_act and s.status == Seat.Status.JOINED and s.user is not None

@@ -94,16 +94,28 @@ def set_tags(entry: Entry, names) -> None:
 def sync_cards(entry: Entry) -> None:
     """Rebuild the card rows that search and statistics read from the reading."""
     EntryCard.objects.filter(entry=entry).delete()
-    EntryCard.objects.bulk_create(
-        EntryCard(entry=entry, card=card, suit=deck.suit_of(card) or "major", position=where, reversed=rev)
-        for card, where, rev, _on_position in readings.iter_cards(entry.reading)
-    )
+    EntryCard.objects.bulk_create(_card_rows(entry))
+
+
+def _card_rows(entry: Entry) -> list:
+    return [EntryCard(entry=entry, card=card, suit=deck.suit_of(card) or "major", position=where, reversed=rev)
+            for card, where, rev, _on_position in readings.iter_cards(entry.reading)]
 
 
 @transaction.atomic
 def create_entry(owner, *, title: str, mode: str, reading: dict, date: dt.date | None = None,
                  reflections: str = "", reflections_format: str = Entry.Format.TEXT, tags=(),
                  source_game=None, source_seat: int | None = None, uid=None) -> Entry:
+    return _new_entry(owner, title=title, mode=mode, reading=reading, date=date, reflections=reflections,
+                      reflections_format=reflections_format, tags=tags, source_game=source_game,
+                      source_seat=source_seat, uid=uid)
+
+
+def _new_entry(owner, *, title: str, mode: str, reading: dict, date: dt.date | None = None,
+               reflections: str = "", reflections_format: str = Entry.Format.TEXT, tags=(),
+               source_game=None, source_seat: int | None = None, uid=None) -> Entry:
+    """create_entry without a transaction of its own, for a caller already in one whose
+    failure undoes the whole (a finished game's entries, made in its last move's)."""
     if mode not in kinds.values():
         raise ValueError(f"Unknown mode {mode!r}.")
     entry = Entry(
@@ -116,8 +128,11 @@ def create_entry(owner, *, title: str, mode: str, reading: dict, date: dt.date |
     if uid is not None:
         entry.uid = uid
     entry.save()
-    set_tags(entry, tags)
-    sync_cards(entry)
+    # A new entry has no tags and no card rows yet: only what there is to add is written
+    # (a game's last move makes one per player, and each query there is the move's).
+    if tags:
+        set_tags(entry, tags)
+    EntryCard.objects.bulk_create(_card_rows(entry))
     return entry
 
 
@@ -155,38 +170,43 @@ def record_drawn(owner, *, spread: str, reversals: bool, title: str = "", date=N
 # --- from games --------------------------------------------------------------------------
 
 
-def entries_from_game(game_id: int) -> list[Entry]:
-    """One entry per human seat of a finished game; safe to call any number of times."""
+def entries_from_game(game_id: int, game=None) -> list[Entry]:
+    """One entry per human seat of a finished game; safe to call any number of times.
+    ``game``, when the caller has it (the move that finished it, with its seats and their
+    users loaded), is not loaded again.  All in one transaction (a savepoint inside the
+    move's): a failure undoes every entry, and the move's transaction goes on unharmed."""
     from games.models import Game
 
-    try:
-        game = Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
-        return []
-    if game.status != Game.Status.FINISHED or not kinds.is_game(game.mode):
-        return []
-    state = game.load_state()
-    made = []
-    seats = list(game.seats.select_related("user"))
-    names = {s.index: s.player_name for s in seats}
-    # The engine's own reason is worded for each reader ("You have the best Reading");
-    # the game's stored reason names everyone in the third person, so it serves only an
-    # end the engine has no words for.
-    engine_reason = (game.rules.outcome(state) or {}).get("reason")
-    for seat in (s for s in seats if s.user_id is not None and not s.user.is_computer):
-        reading = readings.from_game(game.mode, game.rules, state, seat.index, names=names,
-                                     reason=None if engine_reason else (game.end_reason or None))
-        with transaction.atomic():
-            existing = Entry.objects.filter(owner=seat.user, source_game=game).first()
-            if existing is not None:
+    with transaction.atomic():
+        if game is None or game.pk != game_id:
+            game = Game.objects.filter(pk=game_id).first()
+            if game is None:
+                return []
+            seats = list(game.seats.select_related("user"))
+        elif "seats" in getattr(game, "_prefetched_objects_cache", {}):
+            seats = list(game.seats.all())  # loaded with it, users and all (games.services.game_with_seats)
+        else:
+            seats = list(game.seats.select_related("user"))
+        if game.status != Game.Status.FINISHED or not kinds.is_game(game.mode):
+            return []
+        state = game.load_state()
+        made = []
+        names = {s.index: s.player_name for s in seats}
+        # The engine's own reason is worded for each reader ("You have the best Reading");
+        # the game's stored reason names everyone in the third person, so it serves only
+        # an end the engine has no words for.
+        engine_reason = (game.rules.outcome(state) or {}).get("reason")
+        for seat in (s for s in seats if s.user_id is not None and not s.user.is_computer):
+            if Entry.objects.filter(owner_id=seat.user_id, source_game_id=game.pk).exists():
                 continue
-            entry = create_entry(
+            reading = readings.from_game(game.mode, game.rules, state, seat.index, names=names,
+                                         reason=None if engine_reason else (game.end_reason or None))
+            made.append(_new_entry(
                 seat.user, title=readings.game_title(game.rules, state, seat.index), mode=game.mode,
                 reading=reading, date=_local_date(game.finished_at or game.updated_at, seat.user),
                 source_game=game, source_seat=seat.index,
-            )
-        made.append(entry)
-    return made
+            ))
+        return made
 
 
 def _local_date(moment, user) -> dt.date:
@@ -197,14 +217,13 @@ def _local_date(moment, user) -> dt.date:
         return timezone.localtime(moment).date()
 
 
-def on_game_finished(sender, game_id, status, **kwargs):
+def on_game_finished(sender, game_id, status, game=None, **kwargs):
     if status != "finished":
         return
     try:
-        # A savepoint: inside the move's transaction, a failed query here must not
-        # abort the move with it.
-        with transaction.atomic():
-            entries_from_game(game_id)
+        # entries_from_game works in a savepoint: inside the move's transaction, a failed
+        # query there must not abort the move with it.
+        entries_from_game(game_id, game)
     except Exception:  # the game is over either way; a journal hiccup must not break a move
         log.exception("could not make journal entries for game %s", game_id)
 

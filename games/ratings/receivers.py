@@ -12,12 +12,12 @@ log = logging.getLogger(__name__)
 
 
 @receiver(signals.game_finished_before_commit, dispatch_uid="games.ratings.game_finished")
-def rate_finished_game(sender, game_id, status, **kwargs):
+def rate_finished_game(sender, game_id, status, game=None, **kwargs):
     if status != "finished":
         return
     from .services import rate_game
 
     try:
-        rate_game(game_id)
+        rate_game(game_id, game)
     except Exception:  # a rating must never undo the move that finished the game
         log.exception("Could not rate game %s", game_id)

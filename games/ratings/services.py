@@ -25,11 +25,13 @@ def ranks(outcome: dict, players: int) -> list[int]:
     return [order.index(k) + 1 for k in keys]
 
 
-def rate_game(game_id: int) -> bool:
+def rate_game(game_id: int, game: Game | None = None) -> bool:
     """Record a finished game's result in its players' ratings; False (and nothing done)
     for a game that is not rated, not finished, or already rated.  Runs inside the caller's
-    transaction (the finishing move's), in a savepoint of its own."""
-    game = Game.objects.filter(pk=game_id).first()
+    transaction (the finishing move's), in a savepoint of its own.  ``game``, when the
+    caller has it as that transaction left it, is not loaded again."""
+    if game is None or game.pk != game_id:
+        game = Game.objects.filter(pk=game_id).first()
     if (game is None or game.mode not in RATED_GAMES or game.status != Game.Status.FINISHED
             or not game.outcome or game.players < 2):
         return False

@@ -113,6 +113,32 @@ def test_an_insert_saves_what_create_would(two_games):
         two_games[0].pk, 1, {"type": "play", "card": "M1"}, "Play I The Magician", record.created_at)
 
 
+def test_an_update_then_insert_writes_both_or_neither(two_games):
+    from django.utils import timezone
+
+    from games.models import Game, Move
+    from sefirot_site.prepared import update_then_insert
+
+    first, second = two_games
+    when = timezone.now()
+    values = {"state": first.state, "version": 1, "to_act": [0], "outcome": None, "updated_at": when}
+    record = update_then_insert(Game, {"id": first.pk, "version": 0}, values,
+                                Move(game=first, number=1, seat=0, move={"type": "play", "card": "M1"},
+                                     description="Play I The Magician"))
+    assert record is not None and record.pk is not None and not record._state.adding
+    saved = Move.objects.get(pk=record.pk)
+    assert (saved.game_id, saved.number, saved.seat, saved.move, saved.description, saved.created_at) == (
+        first.pk, 1, 0, {"type": "play", "card": "M1"}, "Play I The Magician", record.created_at)
+    assert Game.objects.get(pk=first.pk).version == 1
+    # A stale version matches no row: the game stays as it was and no record is written.
+    stale = update_then_insert(Game, {"id": first.pk, "version": 0}, {**values, "version": 2},
+                               Move(game=first, number=2, seat=0, move={"type": "pass"}, description="Pass"))
+    assert stale is None
+    assert Game.objects.get(pk=first.pk).version == 1
+    assert list(Move.objects.filter(game=first).values_list("number", flat=True)) == [1]
+    assert not Move.objects.filter(game=second).exists()
+
+
 @pytest.mark.django_db(transaction=True)  # the thread's own connection sees the committed games
 def test_what_a_thread_compiled_goes_with_its_connection(two_games):
     import gc
