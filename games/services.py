@@ -791,11 +791,15 @@ def still_current(game: Game, seat_index: int, version: int) -> bool:
     return rules.legal_moves(then, seat_index) == now
 
 
-def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confirmed: bool = True) -> Move:
+def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confirmed: bool = True,
+                newest_moves: int = 0) -> Move:
     """Play ``move``; the returned record's ``game`` is the game as it now is, loaded once
     under the lock with its seats and users (``game_with_seats``), so a page can be drawn from
     it without loading it again.  With ``confirmed=False`` a seat that asks before moves
-    drawing hidden cards gets ``NeedsConfirmation`` for such a move, and nothing is played."""
+    drawing hidden cards gets ``NeedsConfirmation`` for such a move, and nothing is played.
+    With ``newest_moves``, the game's ``newest_moves`` holds that many of its newest moves
+    as (number, seat, description, created_at), this one first: the log's window of the
+    answer, read by the statement that writes the move (``update_then_insert``)."""
     with transaction.atomic():
         game = _locked(game_id, seats=True)
         seat = seat_of(game, actor)
@@ -837,11 +841,15 @@ def submit_move(game_id: int, actor, move: dict, expected_version: int, *, confi
         game.updated_at = now
         # Both writes through SQL made once (sefirot_site.prepared): every move runs them;
         # on PostgreSQL in one statement, the record written only if the game was.
+        log_record = ("number", "seat", "description", "created_at")
         record = update_then_insert(Game, {"id": game.pk, "version": before}, {f: getattr(game, f) for f in fields},
                                     Move(game=game, number=game.version, seat=seat.index, move=move,
-                                         description=description[:300]))
+                                         description=description[:300]),
+                                    read_back=("game", "number", log_record, newest_moves - 1) if newest_moves else None)
         if record is None:
             raise StaleMove("The game moved on while this move was sent, so nothing was played.")
+        if newest_moves:
+            game.newest_moves = [tuple(getattr(record, name) for name in log_record)] + record.read_back
         # Whether a computer is to act now, from the seats loaded above: its receiver
         # need not ask the database again.
         computer_to_act = any(s.index in to_act and s.status == Seat.Status.JOINED and s.user is not None

@@ -342,7 +342,9 @@ def _log_for(game: Game, seat: Seat, view: dict, limit: int | None = None) -> li
     if limit is None:
         records = list(game.moves.values_list(*columns, named=True))
     elif limit == LOG_WINDOW:  # what every move's answer reads
-        records = [LogRecord(*row) for row in _NEWEST_MOVES(game.pk)][::-1]
+        # A move's answer has them from the statement that wrote the move (submit_move).
+        newest = getattr(game, "newest_moves", None)
+        records = [LogRecord(*row) for row in (_NEWEST_MOVES(game.pk) if newest is None else newest)][::-1]
     else:
         records = list(game.moves.order_by("-number").values_list(*columns, named=True)[:limit])[::-1]
     first = records[0].number if records and limit is not None else 0
@@ -984,7 +986,9 @@ def move(request, game_id):
     else:
         try:
             record = services.submit_move(game_id, request.user, chosen, expected,
-                                          confirmed=bool(request.POST.get("confirmed")))
+                                          confirmed=bool(request.POST.get("confirmed")),
+                                          newest_moves=LOG_WINDOW if request.htmx and log_limit(request) == LOG_WINDOW
+                                          else 0)
         except services.NeedsConfirmation as ask:
             confirm = {"move": request.POST["move"], "version": expected, "label": ask.label}
             game, seat = ask.game, ask.seat

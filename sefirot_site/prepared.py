@@ -218,32 +218,67 @@ def _update_sql(connection, model, where: dict, values: dict) -> tuple[str, list
     return sql, params
 
 
-def update_then_insert(model, where: dict, values: dict, instance, *, using: str = DEFAULT_DB_ALIAS):
+def update_then_insert(model, where: dict, values: dict, instance, *, read_back: tuple | None = None,
+                       using: str = DEFAULT_DB_ALIAS):
     """``update_where(model, where, values)`` and, if it updated a row, ``insert(instance)``:
     the instance saved, or None (nothing written) when no row matched.  A move writes its
     game and its record so.  On PostgreSQL it is one statement, the insert reading the
     update's row (a data-modifying WITH): one round trip to the database fewer per move,
-    which saved a fortieth of a move's CPU, the database's and the site's together."""
+    which saved a fortieth of a move's CPU, the database's and the site's together.
+
+    With ``read_back`` (the field the rows share with the instance, the field that orders
+    them, the fields to read, how many), the saved instance's ``read_back`` holds the rows of
+    its model written before it with the same value of that field: at most that many, the
+    greatest first, as tuples of those fields (a move's answer shows the newest moves of
+    its game, and on PostgreSQL they come in the same statement)."""
     connection = connections[using]
-    if connection.vendor != "postgresql":
-        return insert(instance, using=using) if update_where(model, where, values, using=using) == 1 else None
-    update_sql, update_params = _update_sql(connection, model, where, values)
     meta = instance._meta
+    if connection.vendor != "postgresql":
+        if update_where(model, where, values, using=using) != 1:
+            return None
+        insert(instance, using=using)
+        if read_back is not None:
+            group, order, names, count = read_back
+            instance.read_back = list(
+                meta.model._default_manager.using(using).filter(**{group: getattr(instance, group)})
+                .exclude(pk=instance.pk).order_by(f"-{order}").values_list(*names)[:count])
+        return instance
+    update_sql, update_params = _update_sql(connection, model, where, values)
     fields = [field for field in meta.concrete_fields if not field.primary_key]
-    # Each value cast to its column's type: in a SELECT's list the database would not infer it.
-    sql = _statement(connection, ("update_then_insert", update_sql, meta.label), lambda qn: (
-        f"WITH updated AS ({update_sql} RETURNING 1) "
-        f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(field.column) for field in fields)}) "
-        f"SELECT {', '.join(f'%s::{field.cast_db_type(connection)}' for field in fields)} FROM updated "
-        f"RETURNING {qn(meta.pk.column)}"))
     params = update_params + [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+
+    def make(qn):
+        # Each value cast to its column's type: in a SELECT's list the database would not infer it.
+        sql = (f"WITH updated AS ({update_sql} RETURNING 1), "
+               f"inserted AS (INSERT INTO {qn(meta.db_table)} ({', '.join(qn(field.column) for field in fields)}) "
+               f"SELECT {', '.join(f'%s::{field.cast_db_type(connection)}' for field in fields)} FROM updated "
+               f"RETURNING {qn(meta.pk.column)}) ")
+        if read_back is None:
+            return sql + f"SELECT {qn(meta.pk.column)} FROM inserted"
+        group, order, names, count = read_back
+        # The rows before it: the statement's snapshot does not hold the row it inserts.
+        return sql + (
+            f"SELECT inserted.{qn(meta.pk.column)}, {', '.join(f'earlier.{qn(meta.get_field(n).column)}' for n in names)} "
+            f"FROM inserted LEFT JOIN LATERAL (SELECT * FROM {qn(meta.db_table)} "
+            f"WHERE {qn(meta.get_field(group).column)} = %s ORDER BY {qn(meta.get_field(order).column)} DESC "
+            f"LIMIT {int(count)}) AS earlier ON true")
+
+    sql = _statement(connection, ("update_then_insert", update_sql, meta.label, read_back), make)
+    if read_back is not None:
+        group_field = meta.get_field(read_back[0])
+        params.append(group_field.get_db_prep_value(getattr(instance, group_field.attname), connection))
     with _cursor(connection) as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
+        rows = cursor.fetchall()
+    if not rows:
         return None
-    instance.pk = row[0]
+    instance.pk = rows[0][0]
     instance._state.adding, instance._state.db = False, using
+    if read_back is not None:
+        position = 1 + list(read_back[2]).index(read_back[1])
+        # A game's first move has no earlier rows: its one row is the join's NULLs.
+        instance.read_back = sorted((tuple(row[1:]) for row in rows if row[position] is not None),
+                                    key=lambda row: row[position - 1], reverse=True)
     return instance
 
 

@@ -139,6 +139,28 @@ def test_an_update_then_insert_writes_both_or_neither(two_games):
     assert not Move.objects.filter(game=second).exists()
 
 
+def test_an_update_then_insert_reads_back_the_rows_before_it(two_games):
+    from django.utils import timezone
+
+    from games.models import Game, Move
+    from sefirot_site.prepared import update_then_insert
+
+    first, second = two_games
+    Move.objects.create(game=second, number=1, seat=1, move={"type": "pass"}, description="Elsewhere")
+    read = []
+    for number in (1, 2, 3, 4):
+        record = update_then_insert(
+            Game, {"id": first.pk, "version": number - 1},
+            {"state": first.state, "version": number, "updated_at": timezone.now()},
+            Move(game=first, number=number, seat=number % 2, move={"type": "pass"}, description=f"Move {number}"),
+            read_back=("game", "number", ("number", "seat", "description"), 2))
+        read.append(record.read_back)
+    # The rows of the same game written before each, the newest first, at most two; the
+    # other game's row is not among them, nor the row the statement itself wrote.
+    assert read == [[], [(1, 1, "Move 1")], [(2, 0, "Move 2"), (1, 1, "Move 1")],
+                    [(3, 1, "Move 3"), (2, 0, "Move 2")]]
+
+
 @pytest.mark.django_db(transaction=True)  # the thread's own connection sees the committed games
 def test_what_a_thread_compiled_goes_with_its_connection(two_games):
     import gc
