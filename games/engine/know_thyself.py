@@ -22,6 +22,8 @@ previous turn ends, and a player who then cannot play has lost.
 
 from __future__ import annotations
 
+import functools
+
 from . import plane as mplane
 from .known_games import register
 from .base import Move, Rules, State, shuffled
@@ -659,48 +661,8 @@ class KnowThyself(Rules):
 
     def log_lines(self, state: State, seat: int | None) -> list[str]:
         """The event log in words; draws are named only to the player."""
-        lines: list[str] = []
-        for entry in state["log"].splitlines():
-            kind, *event = entry.split(" ")
-            event = [kind] + [e.split(",") if kind in _LIST_EVENTS else e for e in event]
-            if kind == "turn":
-                lines.append(f"Turn {event[1]}.")
-            elif kind == "draw":
-                lines.append(f"You drew {_the(event[1])}." if seat == 0 else "A card was drawn.")
-            elif kind == "sacred":
-                lines.append(f"The sacred number is {event[1]}.")
-            elif kind == "play" and event[2].isdigit():
-                lines.append(f"{_The(event[1])} was played onto {COLUMN_NAMES[int(event[2])]}.")
-            elif kind == "play":
-                lines.append(f"{label(event[1])} was played to {_space_name(event[2])}.")
-            elif kind == "match":
-                text = _cards_text(event[1])
-                lines.append(f"{text[0].upper()}{text[1:]} matched and rose to the Heavens.")
-            elif kind == "negate":
-                text = _cards_text(event[1])
-                lines.append(f"{text[0].upper()}{text[1:]} negated each other and left the game.")
-            elif kind == "raise":
-                lines.append("The matched cards were raised without negation.")
-            elif kind == "discard":
-                lines.append(f"{_The(event[1])} was discarded.")
-            elif kind == "refill":
-                lines.append(f"Drew {event[1]} card{'s' if event[1] != '1' else ''} back up to four.")
-            elif kind == "place":
-                lines.append(f"{_The(event[1])} was placed on {_space_name(event[2])}.")
-            elif kind == "resolve":
-                text = _space_name(event[1])
-                lines.append(f"{text[0].upper()}{text[1:]} is resolved.")
-            elif kind == "win":
-                lines.append(f"Victory, scoring {event[1]}.")
-            elif kind == "loss":
-                # A Major obstacle is a hand card (the raised ones are Minors that were on the
-                # plane for all to see): only the player may read its name.
-                obstacle = event[1] if event[1] != "None" else None
-                if obstacle and (seat == 0 or obstacle[0] != "M"):
-                    lines.append(f"Defeat: {label(obstacle)} is the obstacle.")
-                else:
-                    lines.append("Defeat.")
-        return lines
+        player = seat == 0
+        return [line for line in (_log_line(entry, player) for entry in state["log"].splitlines()) if line]
 
     # --- the divination -------------------------------------------------------------------
 
@@ -880,3 +842,49 @@ class KnowThyself(Rules):
 
 
 RULES = register(KnowThyself())
+
+
+@functools.lru_cache(maxsize=8192)
+def _log_line(entry: str, player: bool) -> str | None:
+    """One line of the event log in words, for the player or anyone else; None for a record
+    that is not told.  Each line's words hang on that line alone, and a view tells the whole
+    log: remembered, a move late in a game words only its new lines, not all again."""
+    kind, *event = entry.split(" ")
+    event = [kind] + [e.split(",") if kind in _LIST_EVENTS else e for e in event]
+    if kind == "turn":
+        return f"Turn {event[1]}."
+    if kind == "draw":
+        return f"You drew {_the(event[1])}." if player else "A card was drawn."
+    if kind == "sacred":
+        return f"The sacred number is {event[1]}."
+    if kind == "play" and event[2].isdigit():
+        return f"{_The(event[1])} was played onto {COLUMN_NAMES[int(event[2])]}."
+    if kind == "play":
+        return f"{label(event[1])} was played to {_space_name(event[2])}."
+    if kind == "match":
+        text = _cards_text(event[1])
+        return f"{text[0].upper()}{text[1:]} matched and rose to the Heavens."
+    if kind == "negate":
+        text = _cards_text(event[1])
+        return f"{text[0].upper()}{text[1:]} negated each other and left the game."
+    if kind == "raise":
+        return "The matched cards were raised without negation."
+    if kind == "discard":
+        return f"{_The(event[1])} was discarded."
+    if kind == "refill":
+        return f"Drew {event[1]} card{'s' if event[1] != '1' else ''} back up to four."
+    if kind == "place":
+        return f"{_The(event[1])} was placed on {_space_name(event[2])}."
+    if kind == "resolve":
+        text = _space_name(event[1])
+        return f"{text[0].upper()}{text[1:]} is resolved."
+    if kind == "win":
+        return f"Victory, scoring {event[1]}."
+    if kind == "loss":
+        # A Major obstacle is a hand card (the raised ones are Minors that were on the
+        # plane for all to see): only the player may read its name.
+        obstacle = event[1] if event[1] != "None" else None
+        if obstacle and (player or obstacle[0] != "M"):
+            return f"Defeat: {label(obstacle)} is the obstacle."
+        return "Defeat."
+    return None
