@@ -281,7 +281,41 @@ def poll_stamp(game: Game) -> str:
     return stamp
 
 
-def _worded(show, seat_index: int, names: dict[int, str]):
+class _Reprs:
+    """The presentation's values as repr gives them, each made once per answer: _worded
+    reads them to find a seat named, the region digests to tell what changed (a board's
+    spaces were read twice, a tenth of an answer).  Kept by each value's identity, with the
+    value: a value put in a field's place afterwards (the waiting label game_context
+    rewrites) is read anew.  Nothing changes a worded value in place."""
+    __slots__ = ("_kept",)
+
+    def __init__(self):
+        self._kept = {}
+
+    def of(self, value) -> str:
+        kept = self._kept.get(id(value))
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        text = repr(value)
+        self._kept[id(value)] = (value, text)
+        return text
+
+    def of_items(self, values: list) -> str:
+        """repr(values), made from its items' own (a board's spaces: each is a part with a
+        digest of its own)."""
+        kept = self._kept.get(id(values))
+        if kept is not None and kept[0] is values:
+            return kept[1]
+        text = "[" + ", ".join(self.of(value) for value in values) + "]"
+        self._kept[id(values)] = (values, text)
+        return text
+
+
+# The fields whose items are the parts of a region (region_parts), each digested alone.
+_PART_FIELDS = frozenset({"cells", "encounter", "piles"})
+
+
+def _worded(show, seat_index: int, names: dict[int, str], reprs: _Reprs | None = None):
     """The presenter's texts (prompt, labels, events, titles) with the engine's "Seat N"
     as "you" or the player's name; the seat's raw view is left as it is."""
     def words(value):
@@ -295,11 +329,13 @@ def _worded(show, seat_index: int, names: dict[int, str]):
             return {k: words(v) for k, v in value.items()}
         return value
 
+    reprs = reprs if reprs is not None else _Reprs()
     for name in (f.name for f in dataclasses.fields(show) if f.name != "view"):
         value = getattr(show, name)
         # Most fields (the cells, the hand) name no seat: one repr, in C, finds that out
         # rather than a walk through every dict and list of them in Python.
-        if "eat " in repr(value):
+        said = reprs.of_items(value) if name in _PART_FIELDS and type(value) is list else reprs.of(value)
+        if "eat " in said:
             setattr(show, name, words(value))
     return show
 
@@ -437,10 +473,16 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
     left = seat.status == LEFT
     show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not left)
+    # The engine's lines the page shows: the newest, as many as the log's window (the
+    # "Show earlier lines" link asks for more); only those are worded and digested.
+    limit = log_limit(request)
+    events_count = len(show.events)
+    show.events = show.events[-limit:]
     seats = list(game.seats.all())
     # The engine's words name seats; the page names players, and the reader is "you".
     names = {s.index: s.player_name for s in seats}
-    show = _worded(show, seat.index, names)
+    reprs = _Reprs()
+    show = _worded(show, seat.index, names, reprs)
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
     if left and game.status == Game.Status.ACTIVE:
@@ -483,8 +525,6 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
     journal_entry = SimpleLazyObject(lambda: game.journal_entries.filter(owner=user).first()) \
         if game.is_over else None
-    limit = log_limit(request)
-    events = show.events
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
@@ -494,12 +534,13 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "log_limit": limit,
         # Moves and engine lines older than the window: the "Show earlier" link asks for more.
         "log_earlier": max(game.version - limit, 0) if started else 0,
-        "events": events[-limit:], "events_start": max(len(events) - limit, 0) + 1,
-        "events_earlier": max(len(events) - limit, 0),
+        "events": show.events, "events_start": max(events_count - limit, 0) + 1,
+        "events_earlier": max(events_count - limit, 0),
         "log_more": limit + LOG_WINDOW * 2,
         "chat": chat,
         "note_form": note_form,
         "stamp": poll_stamp(game),
+        "_reprs": reprs,
         # Poll fast while someone else is to act; slowly otherwise, for chat and clocks.
         # Several seats asked at once see each other play (a face-down card) while asked too.
         "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "5s" if len(to_act) > 1 else "20s",
@@ -579,8 +620,11 @@ def region_digests(context: dict) -> dict[str, str]:
     reader, game_key, still = _reader_keys(context)
     reader_hash, game_hash, still_hash = _prefix_hashes(context)
 
+    reprs = context.get("_reprs") or _Reprs()
+
     def shown(*names):
-        return _Said(repr([getattr(show, name) for name in names]))
+        # repr of the list of those fields, from each field's own (read once by _worded)
+        return _Said("[" + ", ".join(reprs.of(getattr(show, name)) for name in names) + "]")
 
     def cards(*names):
         # A move form (a Choice) carries the version; a region without one (cards and
@@ -633,7 +677,7 @@ def region_digests(context: dict) -> dict[str, str]:
     digests = {region: _digest((region, key), REGION_DIGEST) for region, key in keys.items()}
     for region, region_parts_ in parts.items():
         if region_parts_:
-            digests[region] += "".join("." + _part_token(part[2], part[4], still_hash, game_hash)
+            digests[region] += "".join("." + _part_token(reprs.of(part[2]), part[4], still_hash, game_hash)
                                        for part in region_parts_)
     if context["log"] or context["events"]:
         events = (context["events"], context["events_earlier"], context["events_start"], context["log_more"])
@@ -643,8 +687,8 @@ def region_digests(context: dict) -> dict[str, str]:
     return digests
 
 
-def _part_token(data, cells: list | None, still_hash, game_hash) -> str:
-    text = repr(data)
+def _part_token(text: str, cells: list | None, still_hash, game_hash) -> str:
+    """A part's token from the repr of what it is drawn from."""
     token = _digest_after(still_hash if "Choice(" not in text else game_hash, text, PART_DIGEST)
     if cells is None:
         return token
