@@ -134,6 +134,47 @@ def test_a_move_in_a_long_game_asks_no_more_than_early_on(alice_client, alice):
     assert len(data_queries(queries)) <= 8
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement for both writes is PostgreSQL's")
+def test_on_postgresql_a_move_is_written_and_its_log_read_in_one_statement(alice_client, alice):
+    game = long_solo_game(alice, 12)
+    seen = seen_in(alice_client.get(url("game", game)).content.decode())
+    with CaptureQueriesContext(connection) as queries:
+        answer = alice_client.post(url("move", game), {"version": game.version, "move": json.dumps(first_legal(game)),
+                                                       **seen}, **HX)
+    assert answer.status_code == 200
+    statements = data_queries(queries)
+    # The session, its user, the game locked with its seats, and the write that reads back the log.
+    assert len(statements) == 4, statements
+    assert statements[-1].startswith("WITH") and not any(
+        sql.startswith("SELECT") and '"games_move"' in sql for sql in statements)
+    # The log the answer drew from those rows is the log a page drawn afresh shows.
+    seen.update(seen_in(answer.content.decode()))
+    assert seen_in(alice_client.get(url("game", game)).content.decode())["seen_log"] == seen["seen_log"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_games_last_move_does_not_load_the_game_again_for_its_journal(alice_client, alice):
+    game = services.start_game(alice, "know_thyself", {}, seed=5)
+    while True:
+        state = game.load_state()
+        move = game.rules.legal_moves(state, 0)[0]
+        if not game.rules.to_act(game.rules.apply(state, 0, move)):
+            break
+        services.submit_move(game.pk, alice, move, game.version)
+        game = reload(game)
+    with CaptureQueriesContext(connection) as queries:
+        answer = alice_client.post(url("move", game), {"version": game.version, "move": json.dumps(move)}, **HX)
+    assert answer.status_code == 200 and reload(game).status == Game.Status.FINISHED
+    assert game.journal_entries.filter(owner=alice).count() == 1
+    statements = data_queries(queries)
+    # The journal's entry and the rating are made from the game the move holds, its seats and
+    # users with it; a new entry has no tags to read and no card rows to delete.
+    assert not any(sql.startswith('SELECT "games_game"') for sql in statements), statements
+    assert not any('"journal_tag"' in sql or sql.startswith('DELETE FROM "journal_entrycard"')
+                   for sql in statements), statements
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("lines", [1, 30])
 def test_a_game_page_asks_the_same_few_queries_whatever_its_chat_holds(lines, alice_client, alice, bob):
