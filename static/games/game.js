@@ -36,3 +36,22 @@ document.body.addEventListener("htmx:afterRequest", (event) => {
     form.reset();
   }
 });
+
+// The log's list scrolls in a box of its own: it shows its newest move, at its foot, when
+// the page opens and whenever an answer adds to it, unless the reader has scrolled up to
+// read earlier moves (then it stays where they are).
+(function () {
+  let readingEarlier = false;
+  const atFoot = (list) => list.scrollHeight - list.scrollTop - list.clientHeight < 4;
+  const toFoot = () => {
+    const list = document.getElementById("log-list");
+    if (list && !readingEarlier) list.scrollTop = list.scrollHeight;
+  };
+  document.addEventListener("scroll", (event) => {
+    if (event.target.id === "log-list") readingEarlier = !atFoot(event.target);
+  }, true);
+  document.body.addEventListener("htmx:oobAfterSwap", toFoot);
+  document.body.addEventListener("htmx:afterSettle", toFoot);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", toFoot);
+  else toFoot();
+})();

@@ -108,6 +108,42 @@ def test_know_thyself_plays_in_the_browser_by_picking_a_card_then_its_place(brow
         context.close()
 
 
+LOG_AT_FOOT = """() => { const list = document.getElementById('log-list');
+    return list.scrollHeight - list.scrollTop - list.clientHeight < 4; }"""
+
+
+def _move_landed(page, game: Game) -> None:
+    page.wait_for_function("""(v) => { const f = document.querySelector('form.move-form input[name=version]');
+                                      return !f || f.value !== v; }""", arg=str(game.version))
+
+
+def test_the_log_shows_its_newest_move_unless_the_reader_scrolled_up_to_earlier_ones(browser, live_server, alice):
+    from .test_fast_moves import long_solo_game
+
+    game = long_solo_game(alice, 14)
+    context, page = logged_in_page(browser, live_server, alice)
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"/games/{game.pk}/")
+        # Ten moves are taller than the log's box: it opens on the newest, at its foot.
+        assert page.evaluate("() => { const l = document.getElementById('log-list'); "
+                             "return l.scrollHeight > l.clientHeight + 4; }")
+        page.wait_for_function(LOG_AT_FOOT)
+        choose = random.Random(5)
+        play_one_move(page, game, 0, choose)
+        _move_landed(page, game)
+        page.wait_for_function(LOG_AT_FOOT)  # the move just made is in sight
+        # Scrolled up to read earlier moves, the reader stays there when a move comes in.
+        page.evaluate("() => { document.getElementById('log-list').scrollTop = 0; }")
+        page.wait_for_timeout(100)  # the scroll event
+        game = Game.objects.get(pk=game.pk)
+        play_one_move(page, game, 0, choose)
+        _move_landed(page, game)
+        assert page.evaluate("() => document.getElementById('log-list').scrollTop") < 4
+    finally:
+        context.close()
+
+
 # The regions as the browser holds them, to compare a page kept up to date by htmx answers
 # (parts replaced, appended, deleted) with the same page loaded afresh.
 REGIONS_IN_PAGE = """() => Object.fromEntries(['status', 'board', 'planes', 'hand', 'log', 'region-hashes']
