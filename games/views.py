@@ -284,9 +284,10 @@ def poll_stamp(game: Game) -> str:
 class _Reprs:
     """The presentation's values as repr gives them, each made once per answer: _worded
     reads them to find a seat named, the region digests to tell what changed (a board's
-    spaces were read twice, a tenth of an answer).  Kept by each value's identity, with the
-    value: a value put in a field's place afterwards (the waiting label game_context
-    rewrites) is read anew.  Nothing changes a worded value in place."""
+    spaces were read twice: 5 % of a Know Thyself move's instructions).  Kept by each
+    value's identity, with the value: a value put in a field's place afterwards (the
+    waiting label game_context rewrites) is read anew.  Nothing changes a worded value in
+    place."""
     __slots__ = ("_kept",)
 
     def __init__(self):
@@ -619,8 +620,7 @@ def region_digests(context: dict) -> dict[str, str]:
     clock = context["clock"]
     reader, game_key, still = _reader_keys(context)
     reader_hash, game_hash, still_hash = _prefix_hashes(context)
-
-    reprs = context.get("_reprs") or _Reprs()
+    reprs = context.get("_reprs") or _Reprs()  # those _worded made (game_context), or none yet
 
     def shown(*names):
         # repr of the list of those fields, from each field's own (read once by _worded)

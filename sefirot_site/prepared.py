@@ -223,11 +223,11 @@ def update_then_insert(model, where: dict, values: dict, instance, *, read_back:
     """``update_where(model, where, values)`` and, if it updated a row, ``insert(instance)``:
     the instance saved, or None (nothing written) when no row matched.  A move writes its
     game and its record so.  On PostgreSQL it is one statement, the insert reading the
-    update's row (a data-modifying WITH): one round trip to the database fewer per move,
-    which saved a fortieth of a move's CPU, the database's and the site's together.
+    update's row (a data-modifying WITH): one round trip to the database fewer per move.
 
     With ``read_back`` (the field the rows share with the instance, the field that orders
-    them, the fields to read, how many), the saved instance's ``read_back`` holds the rows of
+    them, the fields to read with that one among them, how many), the saved instance's
+    ``read_back`` holds the rows of
     its model written before it with the same value of that field: at most that many, the
     greatest first, as tuples of those fields (a move's answer shows the newest moves of
     its game, and on PostgreSQL they come in the same statement)."""
