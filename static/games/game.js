@@ -38,20 +38,23 @@ document.body.addEventListener("htmx:afterRequest", (event) => {
 });
 
 // The log's list scrolls in a box of its own: it shows its newest move, at its foot, when
-// the page opens and whenever an answer adds to it, unless the reader has scrolled up to
-// read earlier moves (then it stays where they are).
+// the page opens and whenever an answer adds to it, unless the reader had scrolled up to
+// read earlier moves when the answer came (then it stays where they are).  Where the list
+// was is read as each answer arrives, not from scroll events, which come a frame later.
 (function () {
-  let readingEarlier = false;
+  let following = true;
+  const logList = () => document.getElementById("log-list");
   const atFoot = (list) => list.scrollHeight - list.scrollTop - list.clientHeight < 4;
   const toFoot = () => {
-    const list = document.getElementById("log-list");
-    if (list && !readingEarlier) list.scrollTop = list.scrollHeight;
+    const list = logList();
+    if (list && following) list.scrollTop = list.scrollHeight;
   };
-  document.addEventListener("scroll", (event) => {
-    if (event.target.id === "log-list") readingEarlier = !atFoot(event.target);
-  }, true);
+  document.body.addEventListener("htmx:beforeSwap", () => {
+    const list = logList();
+    following = !list || atFoot(list);
+  });
+  // Answers bring the log out of band (its new entries, or the whole log): each such swap.
   document.body.addEventListener("htmx:oobAfterSwap", toFoot);
-  document.body.addEventListener("htmx:afterSettle", toFoot);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", toFoot);
   else toFoot();
 })();

@@ -120,7 +120,7 @@ def _move_landed(page, game: Game) -> None:
 def test_the_log_shows_its_newest_move_unless_the_reader_scrolled_up_to_earlier_ones(browser, live_server, alice):
     from .test_fast_moves import long_solo_game
 
-    game = long_solo_game(alice, 14)
+    game = long_solo_game(alice, 32)
     context, page = logged_in_page(browser, live_server, alice)
     try:
         page.set_viewport_size({"width": 390, "height": 844})
@@ -129,16 +129,20 @@ def test_the_log_shows_its_newest_move_unless_the_reader_scrolled_up_to_earlier_
         assert page.evaluate("() => { const l = document.getElementById('log-list'); "
                              "return l.scrollHeight > l.clientHeight + 4; }")
         page.wait_for_function(LOG_AT_FOOT)
+        # With thirty shown ("Show earlier moves"), far taller than the box, so is it.
+        page.goto(f"/games/{game.pk}/?log=30")
+        assert page.evaluate("() => { const l = document.getElementById('log-list'); "
+                             "return l.scrollHeight > 3 * l.clientHeight; }")
+        page.wait_for_function(LOG_AT_FOOT)
         choose = random.Random(5)
         play_one_move(page, game, 0, choose)
         _move_landed(page, game)
         page.wait_for_function(LOG_AT_FOOT)  # the move just made is in sight
+        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
         # Scrolled up to read earlier moves, the reader is not pulled to the foot when a move
-        # comes in (the browser's scroll anchoring keeps what they read in place as the
-        # window's oldest entry goes and the newest comes).
+        # comes in (the browser's scroll anchoring may shift the list by the entry that left
+        # the window's top, far from its foot).
         page.evaluate("() => { document.getElementById('log-list').scrollTop = 0; }")
-        # A scroll's event is sent in the next frame's rendering, before its animation callbacks.
-        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         game = Game.objects.get(pk=game.pk)
         play_one_move(page, game, 0, choose)
         _move_landed(page, game)
