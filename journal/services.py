@@ -91,13 +91,9 @@ def set_tags(entry: Entry, names) -> None:
     entry.tags.set(tags)
 
 
-def sync_cards(entry: Entry) -> None:
-    """Rebuild the card rows that search and statistics read from the reading."""
-    EntryCard.objects.filter(entry=entry).delete()
-    EntryCard.objects.bulk_create(_card_rows(entry))
-
-
 def _card_rows(entry: Entry) -> list:
+    """The card rows that search and statistics read, from the entry's reading (written
+    once, with the entry: a reading does not change afterwards)."""
     return [EntryCard(entry=entry, card=card, suit=deck.suit_of(card) or "major", position=where, reversed=rev)
             for card, where, rev, _on_position in readings.iter_cards(entry.reading)]
 
