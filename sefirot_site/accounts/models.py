@@ -1,5 +1,21 @@
-from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models, router
+
+from sefirot_site.prepared import PreparedQuery
+
+
+class SiteUserManager(UserManager):
+    def get(self, *args, **kwargs):
+        """``get(pk=...)`` with a whole number, as Django's authentication asks on every
+        request of a signed-in player (``ModelBackend.get_user``), reads through a query
+        compiled once (``sefirot_site.prepared``); any other lookup is the queryset's."""
+        user_id = kwargs.get("pk")
+        if args or len(kwargs) != 1 or type(user_id) is not int or self._db is not None:
+            return super().get(*args, **kwargs)
+        users = _BY_ID(user_id, using=router.db_for_read(self.model))
+        if not users:
+            raise self.model.DoesNotExist(f"{self.model._meta.object_name} matching query does not exist.")
+        return users[0]
 
 
 class User(AbstractUser):
@@ -16,9 +32,15 @@ class User(AbstractUser):
     # Set for the site's computer players only (games.computer): the bot level they play at.
     computer_level = models.CharField(max_length=20, blank=True, default="")
 
+    objects = SiteUserManager()
+
     @property
     def is_computer(self) -> bool:
         return bool(self.computer_level)
 
     def __str__(self):
         return self.display_name or self.username
+
+
+# Built with the queryset's own filter, which the manager's get above does not touch.
+_BY_ID = PreparedQuery(lambda user_id: User.objects.filter(pk=user_id), 1)
