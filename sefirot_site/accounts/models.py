@@ -8,9 +8,15 @@ class SiteUserManager(UserManager):
     def get(self, *args, **kwargs):
         """``get(pk=...)`` with a whole number, as Django's authentication asks on every
         request of a signed-in player (``ModelBackend.get_user``), reads through a query
-        compiled once (``sefirot_site.prepared``); any other lookup is the queryset's."""
+        compiled once (``sefirot_site.prepared``); any other lookup is the queryset's.
+        Through the queryset, that read built and compiled its SQL anew each time: in
+        process (callgrind), an htmx move took 15.13 M instructions with it and 13.93 M
+        without, a poll 4.28 M and 3.09 M."""
         user_id = kwargs.get("pk")
-        if args or len(kwargs) != 1 or type(user_id) is not int or self._db is not None:
+        # No id lies outside a bigint: SQLite would refuse such a value (OverflowError),
+        # where the queryset finds no row.
+        if args or len(kwargs) != 1 or type(user_id) is not int or not 0 < user_id < 2**63 \
+                or self._db is not None:
             return super().get(*args, **kwargs)
         users = _BY_ID(user_id, using=router.db_for_read(self.model))
         if not users:

@@ -32,6 +32,9 @@ def test_it_reads_by_id_what_the_queryset_reads_in_one_query(alice):
 def test_an_unknown_id_is_not_found(alice):
     with pytest.raises(User.DoesNotExist, match="matching query does not exist"):
         User.objects.get(pk=alice.pk + 1000)
+    for beyond_any_id in (0, -1, 2**63, 2**80):  # not found, as the queryset says (SQLite refused 2**63 here)
+        with pytest.raises(User.DoesNotExist):
+            User.objects.get(pk=beyond_any_id)
 
 
 @pytest.mark.django_db
@@ -44,10 +47,14 @@ def test_other_lookups_are_the_querysets(alice, bob):
 
 
 @pytest.mark.django_db
-def test_a_signed_in_player_is_known_on_each_request(alice_client, alice):
-    page = alice_client.get(reverse("games:list"))
+def test_a_signed_in_player_is_known_on_each_request_through_it(alice_client, alice):
+    with CaptureQueriesContext(connection) as queries:
+        page = alice_client.get(reverse("games:list"))
     assert page.status_code == 200
     assert page.wsgi_request.user == alice
+    by_id = [q["sql"] for q in queries if q["sql"].startswith('SELECT "accounts_user"."id"')
+             and q["sql"].rstrip().endswith(('"accounts_user"."id" = %s' % alice.pk, '"accounts_user"."id" = $1'))]
+    assert len(by_id) == 1, [q["sql"] for q in queries]
 
 
 @pytest.mark.django_db
