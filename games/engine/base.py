@@ -269,10 +269,14 @@ class Rules:
         ``describe_move`` gave them to the mover): a card the reader cannot see in
         ``view`` now is "a card", and another seat's "your" is "their".  Seats are still
         "Seat N" here; ``words.for_reader`` names them."""
-        from .words import as_seen_by, redact, visible_cards
-        from .cards import CARDS
+        from .words import as_seen_by, cards_in, hidden_among, redact
 
-        hidden = set(CARDS) - visible_cards(view)
+        entries = list(entries)
+        # redact asks only about the cards a text names or gives by code (it says a name as
+        # "a card", letters at both ends, so no code comes to stand alone that the text did
+        # not hold): whether the view shows those is all there is to find out, and
+        # hidden_among need not read all of a long log to answer.
+        hidden = hidden_among(view, set().union(*(cards_in(text) for _, text in entries)))
         return [as_seen_by(redact(text, hidden), mover == reader) for mover, text in entries]
 
     def determinize(self, view: dict, seat: int, rng: random.Random) -> State:

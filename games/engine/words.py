@@ -175,6 +175,37 @@ def visible_cards(data: Any) -> set[str]:
 _SCALARS = frozenset({int, float, bool})
 
 
+def cards_in(text: str) -> set[str]:
+    """The cards ``text`` names or gives by code: all that ``redact`` may say as "a card"."""
+    return set(_named_in(text)) | _codes_said_in(text)
+
+
+def hidden_among(view: dict, cards: set[str]) -> set[str]:
+    """Those of ``cards`` that ``view`` does not show: ``cards - visible_cards(view)``,
+    without walking all of a long view.  A view's log is most of it late in a game (a
+    Lovers' Discourse view at move 200 is 17 KB of log in 20), and the cards a log's window
+    names are mostly on the board or in hand, or else in the newest lines of the log: so
+    the rest of the view is read first, then the log from its newest lines back, and the
+    reading stops once every card is found.  Only a card shown nowhere costs the whole log."""
+    unseen = set(cards)
+    if not unseen:
+        return unseen
+    log = view.get("log")
+    unseen -= visible_cards({key: value for key, value in view.items() if key != "log"})
+    if not unseen or not log:
+        return unseen
+    if not isinstance(log, list):
+        return unseen - visible_cards(log)
+    # Newest first, in growing slices: one walk per line would cost more than the whole
+    # log in one where every line must be read (a card shown nowhere).
+    end, size = len(log), 8
+    while unseen and end > 0:
+        start = max(end - size, 0)
+        unseen -= visible_cards(log[start:end])
+        end, size = start, size * 4
+    return unseen
+
+
 @functools.lru_cache(maxsize=16384)
 def _named_in(text: str) -> tuple[str, ...]:
     """The codes of the cards ``text`` names.  A view's text is mostly its log, the same

@@ -11,7 +11,8 @@ import pytest
 
 from games.engine import RULES
 from games.engine.cards import CARDS, label
-from games.engine.words import redact, visible_cards
+from games.engine import words
+from games.engine.words import cards_in, hidden_among, redact, visible_cards
 
 
 def cards_shown_by_a_search_for_each_card(data) -> set[str]:
@@ -84,3 +85,49 @@ def test_it_leaves_a_card_the_reader_sees_and_a_longer_code_alone():
 def test_it_finds_a_card_by_its_name_in_a_sentence_and_by_its_code_anywhere():
     view = {"log": ["You drew the Queen of Swords and the Ace of Cups."], "hand": ["M3"], "M7": 1}
     assert visible_cards(view) == {"Qs", "Ac", "M3", "M7"}
+
+
+@pytest.mark.parametrize("slug", sorted(RULES))
+def test_it_tells_which_of_some_cards_a_view_hides_as_the_whole_view_does(slug):
+    """hidden_among reads the log last, newest lines first, and stops early: it must still
+    answer what the whole view tells, for the cards a log's window names, for every card
+    and for a few at random."""
+    rules = RULES[slug]
+    choose = random.Random(7)
+    said: list[str] = []
+    views = 0
+    for state, seat, move in seeded_random_game(rules, 3):
+        said.append(rules.describe_move(state, seat, move))
+        window = set().union(*(cards_in(text) for text in said[-10:]))
+        for reader in range(state["players"]):
+            view = rules.view(state, reader)
+            shown = visible_cards(view)
+            for cards in (window, set(CARDS), set(choose.sample(sorted(CARDS), 5)), set()):
+                assert hidden_among(view, cards) == cards - shown
+            views += 1
+    assert views > 10
+
+
+@pytest.mark.parametrize("slug", sorted(RULES))
+def test_the_log_a_seat_reads_is_redacted_as_by_every_card_the_whole_view_hides(slug, monkeypatch):
+    """log_for asks the view only about the cards its entries name; what each seat reads
+    is what it read when every card the view does not show was hidden."""
+    rules = RULES[slug]
+    entries: list[tuple[int, str]] = []
+    read = []
+    for state, seat, move in seeded_random_game(rules, 4):
+        entries.append((seat, rules.describe_move(state, seat, move)))
+        after = rules.apply(state, seat, move)
+        for reader in range(state["players"]):
+            view = rules.view(after, reader)
+            read.append((view, reader, entries[-10:], rules.log_for(view, reader, entries[-10:])))
+    monkeypatch.setattr(words, "hidden_among", lambda view, cards: set(CARDS) - visible_cards(view))
+    assert read and all(rules.log_for(view, reader, window) == said for view, reader, window, said in read)
+
+
+def test_a_long_log_is_read_from_its_newest_lines_only_as_far_as_needed():
+    log = [f"Seat 1 drew the {CARDS[code].name}." for code in ("5s", "6c", "Qs")] + ["Turn 2."] * 100
+    view = {"hand": ["M3"], "log": log}
+    assert hidden_among(view, {"M3", "Qs"}) == set()
+    assert hidden_among(view, {"5s", "M7"}) == {"M7"}
+    assert hidden_among({"log": "You drew the Ace of Cups."}, {"Ac", "2c"}) == {"2c"}
