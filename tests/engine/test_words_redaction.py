@@ -1,6 +1,7 @@
 """What a seat may read of the move log (games.engine.words): the cards a view shows, and a
 log text with the others said as "a card".  Both find names with one pattern; these specs
-hold them to a plain search for every card, over seeded random games of every game."""
+hold them to a plain search for every card, over seeded random games of every game, and
+the log's window, asked only about the cards it names, to what the whole view tells."""
 
 from __future__ import annotations
 
@@ -125,9 +126,19 @@ def test_the_log_a_seat_reads_is_redacted_as_by_every_card_the_whole_view_hides(
     assert read and all(rules.log_for(view, reader, window) == said for view, reader, window, said in read)
 
 
+class _NotToBeRead(dict):
+    """A log line the walk must not reach: reading it fails the spec."""
+
+    def keys(self):
+        raise AssertionError("the log was read further back than its newest lines")
+
+
 def test_a_long_log_is_read_from_its_newest_lines_only_as_far_as_needed():
-    log = [f"Seat 1 drew the {CARDS[code].name}." for code in ("5s", "6c", "Qs")] + ["Turn 2."] * 100
-    view = {"hand": ["M3"], "log": log}
-    assert hidden_among(view, {"M3", "Qs"}) == set()
-    assert hidden_among(view, {"5s", "M7"}) == {"M7"}
+    newest = [f"Seat 1 drew the {CARDS[code].name}." for code in ("5s", "6c", "Qs")]
+    view = {"hand": ["M3"], "log": [_NotToBeRead()] + ["Turn 2."] * 100 + newest}
+    assert hidden_among(view, {"M3", "Qs", "5s"}) == set()
+    assert hidden_among(view, {"M3"}) == set()  # in hand: the log is not read at all
+    # A card shown nowhere is looked for in the whole log.
+    view["log"][0] = "Turn 1."
+    assert hidden_among(view, {"6c", "M7"}) == {"M7"}
     assert hidden_among({"log": "You drew the Ace of Cups."}, {"Ac", "2c"}) == {"2c"}
