@@ -33,8 +33,9 @@ def test_htmx_comes_from_the_site_itself_with_the_csrf_token_on_body(alice_clien
     html = response.content.decode()
 
     assert '<script src="/static/django_htmx/htmx-2.min.js" defer></script>' in html
-    assert "unpkg.com" not in html and "cdn" not in html.lower()
-    token = response.context["csrf_token"]
+    token = str(response.context["csrf_token"])
+    # Read without the token: its random letters may spell "cdn".
+    assert "unpkg.com" not in html and "cdn" not in html.replace(token, "").lower()
     assert f"<body hx-headers='{{\"X-CSRFToken\": \"{token}\"}}'>" in html
 
 
