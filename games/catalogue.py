@@ -19,6 +19,7 @@ def modes() -> list[dict]:
             else f"{rules.min_players}-{rules.max_players}",
             "solo": rules.min_players == 1,
             "two_player": rules.max_players >= 2,
+            "cooperative": rules.cooperative,
             "min_players": rules.min_players,
             "max_players": rules.max_players,
             "combinable": rules.combinable,

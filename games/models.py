@@ -116,7 +116,8 @@ class Game(models.Model):
         if seat_index in winners:
             return "you won" + (" together" if len(winners) > 1 else "")
         if winners or outcome.get("result") == "loss":
-            return "you lost"
+            # Partners of a cooperative game lose together, as they win together.
+            return "you lost together" if self.rules.cooperative else "you lost"
         return "a draw" if outcome.get("result") == "draw" else "ended"
 
     @property

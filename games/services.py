@@ -276,14 +276,19 @@ def _activate(game: Game, now) -> None:
 def start_game(creator, mode: str, options: dict | None = None, *, opponent=None, invite_email: str = "",
                open_challenge: bool = False, time_control: int | None = None, seed: int | None = None,
                rematch_of: Game | None = None, creator_seat: int = 0, seats: int | None = None,
-               invitees: list | None = None) -> Game:
+               invitees: list | None = None, creator_looking: bool = False) -> Game:
+    """A new game of ``mode``.  ``creator_looking``: made on the web, whose answer takes its
+    maker to the game's page; their seat counts as seen now, so a first turn mail that
+    would only repeat that page waits like any other while they look
+    (``games.mail.tasks``), instead of racing their browser to it."""
     try:
         rules = get_rules(mode)
     except ValueError as error:
         raise CannotStart(str(error)) from None
     if seats is not None:
         return _start_table(creator, rules, options, seats=seats, invitees=list(invitees or []),
-                            time_control=time_control, seed=seed, rematch_of=rematch_of)
+                            time_control=time_control, seed=seed, rematch_of=rematch_of,
+                            creator_looking=creator_looking)
     invite_email = (invite_email or "").strip()
     two_player = bool(opponent or invite_email or open_challenge)
     if sum(map(bool, (opponent, invite_email, open_challenge))) > 1:
@@ -318,7 +323,8 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
             to_act=rules.to_act(state), outcome=None, time_control=time_control,
             created_by=creator, rematch_of=rematch_of,
         )
-        Seat.objects.create(game=game, index=creator_seat, user=creator, status=Seat.Status.JOINED, joined_at=now)
+        Seat.objects.create(game=game, index=creator_seat, user=creator, status=Seat.Status.JOINED, joined_at=now,
+                            seen_at=now if creator_looking else None)
         other_seat = 1 - creator_seat
         if players == 1:
             _activate(game, now)
@@ -347,7 +353,7 @@ def _check_clock(time_control) -> None:
 
 
 def _start_table(creator, rules, options, *, seats: int, invitees: list, time_control, seed,
-                 rematch_of) -> Game:
+                 rematch_of, creator_looking: bool = False) -> Game:
     """A game of ``seats`` seats (2-6 where the engine allows): the creator sits first; each
     invitee (a user, a computer player or an email address) is offered the next seat; the
     seats left over are open in the lobby.  It starts once every seat is taken, or earlier
@@ -364,7 +370,10 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
             continue
         if isinstance(invitee, str):
             address = invitee.strip()
-            found = get_user_model().objects.filter(email__iexact=address, is_active=True).first()
+            # Only an address its owner verified names an account: anyone may sign up with
+            # another's address, and the seat would go to them.
+            found = get_user_model().objects.filter(emailaddress__email__iexact=address, emailaddress__verified=True,
+                                                    is_active=True).first()
             if found is None:
                 if address.lower() in addresses:
                     raise CannotStart(f"{address} is invited twice.")
@@ -393,7 +402,8 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
             to_act=rules.to_act(state), outcome=None, time_control=time_control,
             created_by=creator, rematch_of=rematch_of,
         )
-        Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now)
+        Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now,
+                            seen_at=now if creator_looking else None)
         invited = []
         for index in range(1, seats):
             invitee = users[index - 1] if index - 1 < len(users) else None
@@ -467,14 +477,17 @@ def start_with_seated(game_id: int, user) -> Game:
         if len(joined) < max(rules.min_players, 2):
             raise CannotStart(f"{rules.title} needs at least {max(rules.min_players, 2)} players seated "
                               f"to start.")
+        options = dict(game.options)
+        dealer = options.get("dealer")
+        if isinstance(dealer, int):
+            # A rematch's dealer, among fewer seats now: the deal stays with the player it
+            # passed to, or goes on to the next one seated after an empty seat.
+            options["dealer"] = next((k for k, seat in enumerate(joined) if seat.index >= dealer), 0)
         game.seats.exclude(status=Seat.Status.JOINED).delete()
         for index, seat in enumerate(joined):  # each new index is free: the seats close up in order
             if seat.index != index:
                 seat.index = index
                 seat.save(update_fields=["index"])
-        options = dict(game.options)
-        if isinstance(options.get("dealer"), int):  # a rematch's dealer, among fewer seats now
-            options["dealer"] %= len(joined)
         try:
             state = rules.new_game(game.seed, len(joined), options)
         except ValueError as error:
@@ -566,12 +579,18 @@ def accept_challenge(game_id: int, user) -> Game:
 
 
 def cancel_game(game_id: int, user) -> Game:
-    """Withdraw an invitation or an open challenge before anyone played."""
+    """Withdraw an invitation or an open challenge before anyone played.  Only the game's
+    maker may: a player who took a seat of someone else's table has not the say over the
+    others' seats (an invited player declines instead)."""
     with transaction.atomic():
         game = _locked(game_id)
         seat_of(game, user)
         if game.status not in Game.WAITING:
             raise GameNotRunning("Only a game that has not started yet can be cancelled.")
+        if game.created_by_id != user.pk:
+            maker = game.created_by
+            raise NotYourSeat(f"Only {maker}, who made this game, can cancel it." if maker is not None
+                              else "Only the player who made this game can cancel it.")
         game.status = Game.Status.CANCELLED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at", "updated_at"])
@@ -579,7 +598,7 @@ def cancel_game(game_id: int, user) -> Game:
         return game
 
 
-def rematch(game_id: int, user) -> Game:
+def rematch(game_id: int, user, *, creator_looking: bool = False) -> Game:
     """The same mode, options and clock again, with the seats swapped (a new seed).
 
     The player who sat second sits first, whoever asks.  A rematch already asked for (a
@@ -613,7 +632,7 @@ def rematch(game_id: int, user) -> Game:
             if isinstance(dealer, int):
                 options["dealer"] = (dealer - seat.index + 1) % old.players
             return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old,
-                              seats=old.players, invitees=invitees)
+                              seats=old.players, invitees=invitees, creator_looking=creator_looking)
         if old.players == 2:
             other = old.seats.exclude(user=user).first()
             if other is not None and other.user is not None and other.user.is_active:
@@ -621,7 +640,8 @@ def rematch(game_id: int, user) -> Game:
             else:
                 kwargs["open_challenge"] = True
             kwargs["creator_seat"] = 1 - seat.index
-        return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old, **kwargs)
+        return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old,
+                          creator_looking=creator_looking, **kwargs)
 
 
 

@@ -14,7 +14,6 @@ from collections import namedtuple
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.contrib.humanize.templatetags.humanize import NaturalTimeFormatter, naturaltime
@@ -26,13 +25,14 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import listing, services
 from games.clocks import deadlines
 from games.engine import IllegalMove
-from games.engine.words import as_seen_by, for_reader
+from games.engine.words import as_seen_by, for_reader, shared_result
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, GameEvent, Move, Note, Seat
+from games.presenters.common import Choice
 from games.registry import present
 from games.templatetags import game_parts
 from sefirot_site.prepared import PreparedQuery
@@ -75,38 +75,16 @@ def _seat_in(game: Game, user, *, joined: bool = True) -> Seat:
 @login_required
 @require_GET
 def game_list(request):
-    seats = (
-        Seat.objects.filter(user=request.user)
-        .exclude(status=Seat.Status.DECLINED)
-        # The inviter (an invitation's line names them) and the clock in the same query,
-        # the other seats and their users in one more: a constant count for any number of
-        # games.  The engine state is not needed for a list.
-        .select_related("game", "game__paused_clock", "game__created_by")
-        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
-        .defer("game__state")
-        .order_by("-game__updated_at")
-    )
-    my_turn, waiting, invitations, finished = [], [], [], []
-    for seat in seats[:500]:
-        game = seat.game
-        entry = {"game": game, "seat": seat, "others": [s for s in game.seats.all() if s.pk != seat.pk],
-                 "result": game.result_for(seat.index)}
-        if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
-            invitations.append(entry)
-        elif game.status == Game.Status.ACTIVE and seat.index in game.to_act:
-            my_turn.append(entry)
-        elif game.status in (Game.Status.ACTIVE, *Game.WAITING):
-            waiting.append(entry)
-        elif game.started_at is not None:  # cancelled and declined games never started
-            finished.append(entry)
-    # Tables the player left (the house plays their seat on) stay among their finished games.
-    for game in services.games_left_by(request.user)[:100]:
-        finished.append({"game": game, "others": list(game.seats.all()), "result": "you left"})
-    # Most urgent first: the nearest deadline, then the longest waiting.
-    my_turn.sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
+    # The games in play in full, the finished ones a page at a time: "More finished games"
+    # asks for the next page's rows by htmx, or opens the page with them without it.
+    page = request.GET.get("page", "")
+    page = int(page) if page.isdecimal() and 0 < int(page) < 100_000 else 1
+    finished, more = listing.finished(request.user, page)
+    context = {"finished": finished, "page": page, "more_page": page + 1 if more else None}
+    if request.htmx and "page" in request.GET:
+        return render(request, "games/list.html#finished_rows", context)
     return render(request, "games/list.html", {
-        "invitations": invitations, "my_turn": my_turn, "waiting": waiting, "finished": finished[:100],
-        "vacation": deadlines.open_vacation(request.user.pk),
+        **context, **listing.in_play(request.user), "vacation": deadlines.open_vacation(request.user.pk),
     })
 
 
@@ -120,14 +98,14 @@ def new_game(request):
             if data.get("table"):  # more than two seats
                 game = services.start_game(request.user, data["mode"], form.game_options(),
                                            time_control=data.get("time_control"), seats=data["seats"],
-                                           invitees=data["table_invitees"])
+                                           invitees=data["table_invitees"], creator_looking=True)
             else:
                 game = services.start_game(
                     request.user, data["mode"], form.game_options(),
                     opponent=data.get("opponent_user") if data["opponent"] in ("user", "computer") else None,
                     invite_email=data["email"] if data["opponent"] == "email" else "",
                     open_challenge=data["opponent"] == "open",
-                    time_control=data.get("time_control"),
+                    time_control=data.get("time_control"), creator_looking=True,
                 )
         except services.GameError as error:
             form.add_error(None, error.message)
@@ -241,7 +219,7 @@ def start_now(request, game_id):
 @require_POST
 def rematch(request, game_id):
     get_game_for(request, game_id)
-    return _answer(request, game_id, lambda: services.rematch(game_id, request.user))
+    return _answer(request, game_id, lambda: services.rematch(game_id, request.user, creator_looking=True))
 
 
 @login_required
@@ -328,6 +306,10 @@ def _worded(show, seat_index: int, names: dict[int, str], reprs: _Reprs | None =
             return tuple(words(v) for v in value)
         if isinstance(value, dict):
             return {k: words(v) for k, v in value.items()}
+        if isinstance(value, Choice):
+            # A move's button names whose card it acts on ("Queen: turn Seat 0's XII The
+            # Hanged Man reversed"); the mail words the same engine text (mail.outgoing).
+            return dataclasses.replace(value, label=words(value.label))
         return value
 
     reprs = reprs if reprs is not None else _Reprs()
@@ -464,6 +446,16 @@ _NOTE = PreparedQuery(lambda game_id, user_id: Note.objects.filter(game=game_id,
 _CHAT_LINES = PreparedQuery(lambda game_id: ChatMessage.objects.filter(game=game_id).select_related("user"), 1)
 
 
+def _result_line(game: Game, seat: Seat, seats: list[Seat]) -> str:
+    """The outcome line's result: "You won", "You lost", or a cooperative game's shared one
+    ("You and Bob lost together")."""
+    if game.rules.cooperative and game.outcome and game.outcome.get("result") in ("win", "loss"):
+        said = shared_result(game.outcome["result"] == "win",
+                             [s.player_name for s in seats if s.index != seat.index])
+        return said[:1].upper() + said[1:]
+    return game.result_for(seat.index).capitalize()
+
+
 def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
                  notice: str = "", confirm: dict | None = None) -> dict:
     """What the page and its regions are drawn from.  What only some regions read (the
@@ -484,6 +476,8 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     names = {s.index: s.player_name for s in seats}
     reprs = _Reprs()
     show = _worded(show, seat.index, names, reprs)
+    if confirm:  # the engine's label names seats ("give to Seat 2"): say them as people
+        confirm = {**confirm, "label": for_reader(confirm["label"], seat.index, names)}
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
     if left and game.status == Game.Status.ACTIVE:
@@ -547,10 +541,13 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "5s" if len(to_act) > 1 else "20s",
         "live": not game.is_over,
         "outcome": game.outcome,
-        "result": game.result_for(seat.index).capitalize(),
-        # A solo game's score is already among the facts; the outcome line doesn't repeat it.
-        "outcome_scores": game.outcome.get("scores") if game.outcome and game.players > 1 else None,
-        "winners": [s.player_name for s in seats if game.outcome and s.index in game.outcome.get("winners", [])],
+        "result": _result_line(game, seat, seats),
+        # A solo game's score is already among the facts; the outcome line doesn't repeat it,
+        # nor a cooperative game's, the one score its partners share.
+        "outcome_scores": game.outcome.get("scores") if game.outcome and game.players > 1
+        and not rules.cooperative else None,
+        "winners": [s.player_name for s in seats if game.outcome and s.index in game.outcome.get("winners", [])
+                    and not rules.cooperative],
         "now": timezone.now(),
         "can_start_now": (game.status in Game.WAITING and game.players > 2 and game.created_by_id == request.user.pk
                           and sum(s.status == Seat.Status.JOINED for s in seats) >= max(rules.min_players, 2)),

@@ -167,10 +167,32 @@ def _depth(value) -> int:
     return deepest
 
 
+def _holds_nul(value: object) -> bool:
+    """Whether a NUL character hides anywhere in ``value``, keys included (PostgreSQL
+    refuses it in text and in JSON alike, so it is refused here on every database)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def _entry_fields(i: int, data: object) -> dict:
     where = f"Entry {i + 1}"
     if not isinstance(data, dict):
         raise ImportError_(f"{where} is not an object.")
+    for key, value in data.items():
+        if _holds_nul(key) or _holds_nul(value):
+            what = key if key in ("title", "reflections", "reading", "tags", "seals") else "data"
+            raise ImportError_(f"{where}: its {what} contains a NUL character (\\u0000), which a journal "
+                               "cannot store.")
     try:
         uid = uuid.UUID(str(data.get("uid")))
     except ValueError:
@@ -182,6 +204,9 @@ def _entry_fields(i: int, data: object) -> dict:
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise ImportError_(f"{where} has no title.")
+    title = title.strip()
+    if len(title) > services.MAX_TITLE:
+        raise ImportError_(f"{where}: its title is longer than {services.MAX_TITLE} characters.")
     mode = data.get("mode")
     if mode not in kinds.values():
         raise ImportError_(f"{where}: unknown kind of reading {mode!r}.")
@@ -193,12 +218,28 @@ def _entry_fields(i: int, data: object) -> dict:
     fmt = data.get("reflections_format") or Entry.Format.TEXT
     if not isinstance(reflections, str) or fmt not in Entry.Format.values:
         raise ImportError_(f"{where}: reflections must be text, written as text or markdown.")
+    if len(reflections) > services.MAX_REFLECTIONS:
+        raise ImportError_(f"{where} ({title}): its reflections are longer than {services.MAX_REFLECTIONS:,} "
+                           "characters, the most an entry holds.")
+    tags = data.get("tags") or []
+    if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
+        raise ImportError_(f"{where} ({title}): its tags must be a list of words.")
+    too_long = next((tag for tag in tags if len(" ".join(tag.split())) > services.MAX_TAG_LENGTH), None)
+    if too_long is not None:
+        raise ImportError_(f"{where} ({title}): the tag \u201c{too_long[:services.MAX_TAG_LENGTH]}\u2026\u201d is "
+                           f"longer than {services.MAX_TAG_LENGTH} characters.")
     try:
-        tags = services.clean_tags(data.get("tags") or [])
+        tags = services.clean_tags(tags)
     except ValueError as exc:
-        raise ImportError_(f"{where}: {exc}") from None
+        raise ImportError_(f"{where} ({title}): {exc}") from None
+    seals_in = data.get("seals") or []
+    if not isinstance(seals_in, list):
+        raise ImportError_(f"{where} ({title}): its seals must be a list.")
+    if len(seals_in) > services.MAX_SEALS_PER_ENTRY:
+        raise ImportError_(f"{where} ({title}) has {len(seals_in)} seals; an entry holds at most "
+                           f"{services.MAX_SEALS_PER_ENTRY}.")
     seals = []
-    for seal in data.get("seals") or []:
+    for seal in seals_in:
         try:
             seals.append(services.clean_seal_input(list(seal.get("cards", [])), list(seal.get("words", []))))
         except (ValueError, AttributeError, TypeError) as exc:
@@ -277,6 +318,41 @@ def _pdf_fonts() -> tuple[str, str, str]:
 
 REFLECTION_LINES_PER_PIECE = 12
 
+# What of the Markdown's HTML a PDF paragraph keeps (reportlab's own tags), and how.
+_PDF_TAGS = {"strong": "b", "b": "b", "em": "i", "i": "i", "del": "strike"}
+
+
+def _pdf_markup(html: str) -> str:
+    """HTML made by the journal's Markdown pipeline (already cleaned by nh3) as reportlab
+    paragraph markup: bold, italic and struck text kept, paragraphs and line breaks as
+    breaks, every other tag dropped with its text kept."""
+    import nh3
+
+    html = re.sub(r"</p>\s*<p>|<br\s*/?>", "<br>", str(html).strip())
+    html = re.sub(r"<(/?)(strong|b|em|i|del)>", lambda m: f"<{m.group(1)}{_PDF_TAGS[m.group(2)]}>", html)
+    kept = nh3.clean(html, tags={"b", "i", "strike", "br"}, attributes={})
+    return kept.replace("<br>", "<br/>")
+
+
+# The seal's picture in an entry's PDF: the worker's square PNG (300 dpi at 10 cm, so finer
+# than print needs at this size).
+SEAL_PICTURE_KIND = "png-10cm"
+SEAL_PICTURE_MM = 70
+
+
+def _seal_picture(seal):
+    """The seal's rendered picture as a flowable, or None while it is not drawn (the PDF
+    is made in the request: it never draws a seal itself, it takes the worker's file)."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Image
+
+    stored = seal_file_key(seal, SEAL_PICTURE_KIND) if seal.status == seal.Status.DONE else None
+    if stored is None:
+        return None
+    picture = Image(io.BytesIO(seal_files.read(stored)), width=SEAL_PICTURE_MM * mm, height=SEAL_PICTURE_MM * mm)
+    picture.hAlign = "LEFT"
+    return picture
+
 
 def entry_pdf(entry: Entry) -> bytes:
     """One entry on A4: title, the reading position by position, reflections, seal inputs."""
@@ -318,7 +394,10 @@ def entry_pdf(entry: Entry) -> bytes:
             story.append(Spacer(0, 2 * mm))
     if reading.get("story"):
         story.append(Paragraph("The tale", h2))
-        story += [Paragraph(x(line), body) for line in reading["story"]]
+        if entry.mode == kinds.WIZARDS:  # Markdown, as on the entry's page (services.render_tale)
+            story += [Paragraph(_pdf_markup(html), body) for html in services.render_tale(entry)]
+        else:
+            story += [Paragraph(x(line), body) for line in reading["story"]]
     if reading.get("summary"):
         story.append(Paragraph(x(reading["summary"]), small))
     if entry.reflections:
@@ -335,9 +414,13 @@ def entry_pdf(entry: Entry) -> bytes:
             story.append(Spacer(0, 2 * mm))
     if data["seals"]:
         story.append(Paragraph("Seals", h2))
-        for seal in data["seals"]:
-            pairs = ", ".join(f"{deck.label(c)}: {w}" for c, w in zip(seal["cards"], seal["words"]))
-            story.append(Paragraph(x(pairs), body))
+        for seal in entry.seals.all():
+            pairs = ", ".join(f"{deck.label(c)}: {w}" for c, w in zip(seal.cards, seal.words))
+            picture = _seal_picture(seal)
+            if picture is not None:
+                story += [picture, Spacer(0, 2 * mm)]
+            story.append(Paragraph(x(pairs) if picture is not None
+                                   else x(pairs) + " <i>(its picture is not drawn yet)</i>", body))
 
     out = io.BytesIO()
     doc = SimpleDocTemplate(out, pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=18 * mm,

@@ -29,10 +29,10 @@ class TagsField(forms.CharField):
 
 
 class EntryForm(forms.Form):
-    title = forms.CharField(max_length=200)
+    title = forms.CharField(max_length=services.MAX_TITLE)
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     reflections = forms.CharField(
-        required=False, max_length=50000, widget=forms.Textarea(attrs={"rows": 10}),
+        required=False, max_length=services.MAX_REFLECTIONS, widget=forms.Textarea(attrs={"rows": 10}),
         help_text="What the reading says to you. Plain text, or Markdown if you choose it below.",
     )
     reflections_format = forms.ChoiceField(choices=Entry.Format.choices, label="Write as")
@@ -107,11 +107,13 @@ class SealForm(forms.Form):
         self.entry = entry
         self.choices = readings.all_cards(entry.reading)
         default_cards, default_words = services.default_seal_input(entry)
-        # The suggestion starts ticked, but never a full seal: with five ticked, the first
-        # box a person ticks is refused. The rest of it is marked, to add or swap in.
+        # Every suggested card is marked "(suggested)", and the first of them start ticked,
+        # but never a full seal: with five ticked, the first box a person ticks is refused.
+        # The marked ones left unticked are there to add or swap in.
         ticked = default_cards[:SEAL_TICKED]
         self.initial_pairs = (ticked, default_words[:SEAL_TICKED])
-        self.suggested = set(default_cards) - set(ticked)
+        self.suggested = list(default_cards)
+        self.ticked = list(ticked)
         for code in self.choices:
             self.fields[f"use_{code}"] = forms.BooleanField(required=False, initial=code in ticked,
                                                             label=deck.label(code))

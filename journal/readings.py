@@ -23,7 +23,7 @@ before it is stored, so templates and the statistics can trust the shape.
 
 from __future__ import annotations
 
-from games.engine.words import for_reader
+from games.engine.words import for_reader, shared_result
 
 import random
 import re
@@ -334,7 +334,7 @@ def from_game(mode: str, rules, state: dict, seat: int, *, names: dict[int, str]
     outcome = rules.outcome(state)
     layout = {"version": VERSION, **registry.entry(mode).reading_layout(rules.reading(state), outcome, seat)}
     if outcome:
-        layout["summary"] = seat_summary(outcome, seat, names or {}, reason)
+        layout["summary"] = seat_summary(outcome, seat, names or {}, reason, cooperative=rules.cooperative)
     return clean_reading(_words_for(layout, seat, names or {}))
 
 
@@ -351,11 +351,16 @@ def seat_result(outcome: dict | None, seat: int) -> str:
     return "drawn" if outcome.get("result") == "draw" else "ended"
 
 
-def seat_summary(outcome: dict, seat: int, names: dict[int, str], reason: str | None) -> str:
+def seat_summary(outcome: dict, seat: int, names: dict[int, str], reason: str | None, *,
+                 cooperative: bool = False) -> str:
     result = seat_result(outcome, seat)
     together = len(outcome.get("winners") or []) > 1
     text = {"won": "You won together" if together else "You won", "lost": "You lost",
             "drawn": "A draw", "ended": "The game ended"}.get(result, "The game ended")
+    shared = cooperative and result in ("won", "lost")
+    if shared:  # partners win or lose as one, with one score between them
+        said = shared_result(result == "won", [name for i, name in sorted(names.items()) if i != seat])
+        text = said[:1].upper() + said[1:]
     reason = reason if reason is not None else _named(outcome.get("reason") or "", seat, names)
     if reason:
         if reason.startswith("You "):  # it follows a colon: "You lost: you raised ..."
@@ -366,6 +371,8 @@ def seat_summary(outcome: dict, seat: int, names: dict[int, str], reason: str | 
     scores = outcome.get("scores") or []
     if len(scores) == 1:
         text += f" Your score: {scores[0]}."
+    elif scores and shared:
+        text += f" Your shared score: {scores[seat] if seat < len(scores) else scores[0]}."
     elif scores:
         named = [f"{'you' if i == seat else names.get(i, 'the other player')} {score}" for i, score in enumerate(scores)]
         text += f" Scores: {', '.join(named)}."
@@ -388,5 +395,7 @@ def _words_for(value, seat: int, names: dict[int, str]):
 
 
 def game_title(rules, state: dict, seat: int) -> str:
-    """The entry's title, with the result as it was for this seat ("Warring Planets, lost")."""
-    return f"{rules.title}, {seat_result(rules.outcome(state), seat)}"
+    """The entry's title, with the result as it was for this seat ("Warring Planets, lost";
+    a cooperative game's "Lovers' Discourse, lost together")."""
+    result = seat_result(rules.outcome(state), seat)
+    return f"{rules.title}, {result}" + (" together" if rules.cooperative and result in ("won", "lost") else "")

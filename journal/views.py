@@ -43,7 +43,7 @@ def entry_list(request):
     entries = services.search(
         request.user, text=filters.get("q", ""), card=filters.get("card", ""),
         tag=filters.get("tag", ""), mode=filters.get("mode", ""),
-    )
+    ).only("id", "title", "date", "mode")  # what a line of the list shows, not the readings
     page = Paginator(entries, 20).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -83,6 +83,7 @@ def _entry_context(entry: Entry, *, shared: bool = False) -> dict:
         "entry": entry,
         "reading": entry.reading,
         "reflections_html": services.render_reflections(entry.reflections, entry.reflections_format),
+        "tale": services.render_tale(entry),
         "seals": [
             {"seal": s, "files": services.seal_files(s, entry.share_token if shared else None)}
             for s in entry.seals.all() if not shared or s.status == Seal.Status.DONE
@@ -111,6 +112,13 @@ def entry_edit(request, pk):
                 return render(request, "journal/entry.html#reflections", _entry_context(entry))
             messages.success(request, "Entry saved.")
             return redirect(entry)
+        if request.htmx and request.htmx.target == "reflections":
+            # Refused from the entry page's reflections form: that region again, saying
+            # why, with what was typed kept (not the edit page's form in its place).
+            refused = " ".join(error for errors in form.errors.values() for error in errors)
+            return render(request, "journal/entry.html#reflections",
+                          {**_entry_context(entry), "refused": refused, "typed": form.data.get("reflections", "")},
+                          status=400)
     else:
         form = forms.EntryForm(initial={
             "title": entry.title, "date": entry.date, "reflections": entry.reflections,
@@ -252,8 +260,12 @@ def seal_new(request, pk):
     entry = services.entry_for_owner(request.user, pk)
     form = forms.SealForm(request.POST or None, entry=entry)
     if request.method == "POST" and form.is_valid():
-        seal = services.request_seal(entry, form.cleaned_data["cards"], form.cleaned_data["words"])
-        return redirect(seal)
+        try:
+            seal = services.request_seal(entry, form.cleaned_data["cards"], form.cleaned_data["words"])
+        except ValueError as exc:  # the entry's own limits (its number of seals), said plainly
+            form.add_error(None, str(exc))
+        else:
+            return redirect(seal)
     cards, words = (form.cleaned_data["cards"], form.cleaned_data["words"]) if form.is_bound and form.is_valid() \
         else form.initial_pairs
     return render(request, "journal/seal_new.html", {
@@ -298,7 +310,7 @@ def _file_response(seal: Seal, kind: str, entry: Entry):
     if stored is None:
         raise Http404("That file has not been rendered.")
     fmt, _, size = kind.partition("-")
-    filename = f"seal-{entry.date}-{size}.{fmt}" if size else f"seal-{entry.date}.{fmt}"
+    filename = services.seal_download_name(entry, seal, fmt, size)
     # Streamed from local disk, or a redirect to a short-lived signed URL of the bucket:
     # either way only after the access checks of the view that called this.
     response = seal_files.download(stored, filename, CONTENT_TYPES.get(fmt, "application/octet-stream"))

@@ -46,6 +46,14 @@ def site_processes(host: str, port: int, reload: bool = False) -> list[SiteProce
         SiteProcess("worker", [
             python, "-m", "celery", "-A", "sefirot_site", "worker",
             "--loglevel", "INFO", "--concurrency", str(settings.WORKER_CONCURRENCY),
+            "--queues", settings.CELERY_TASK_DEFAULT_QUEUE,
+        ]),
+        # Seal renders on their own queue and worker: a journal import's hundreds of them
+        # once held turn mail back for minutes. One process: a render is all CPU.
+        SiteProcess("seals", [
+            python, "-m", "celery", "-A", "sefirot_site", "worker",
+            "--loglevel", "INFO", "--concurrency", "1", "--hostname", "seals@%h",
+            "--queues", settings.SEAL_QUEUE,
         ]),
         # The timetable is settings.CELERY_BEAT_SCHEDULE; its state file lives in DATA_DIR.
         SiteProcess("beat", [python, "-m", "celery", "-A", "sefirot_site", "beat", "--loglevel", "INFO"]),

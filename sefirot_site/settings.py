@@ -15,6 +15,7 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -121,6 +122,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "sefirot_site.htmx_vary.VaryOnHtmxMiddleware",
     "sefirot_site.accounts.middleware.TimezoneMiddleware",
 ]
 
@@ -181,7 +183,7 @@ else:
 PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# --- Redis: broker and cache, or embedded stand-ins ------------------------------------
+# --- Redis: the broker, or an embedded stand-in; the cache ------------------------------
 def embedded_broker(data_dir: Path) -> tuple[str, dict, str]:
     """kombu's filesystem transport and Celery's file result backend under ``data_dir``: a
     real broker between separate processes, with no server to run. Returns the broker URL,
@@ -227,32 +229,27 @@ CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="")
 REDIS_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5,
                                   "max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 
-def redis_cache(url: str) -> dict:
-    """django-redis, carrying on without the cache when Redis is away
-    (sefirot_site.cache: a Redis outage must not make every login a 500)."""
-    return {
-        "BACKEND": "sefirot_site.cache.CarryOnRedisCache",
-        "LOCATION": url,
-        "KEY_PREFIX": CACHE_KEY_PREFIX,
-        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
-    }
-
-
 if REDIS_URL:
-    CACHES = {"default": redis_cache(REDIS_URL)}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = REDIS_BROKER_TRANSPORT_OPTIONS
 else:
-    # One cache shared by every process (login throttling must hold across workers).
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(DATA_DIR / "cache"),
-            "KEY_PREFIX": CACHE_KEY_PREFIX,
-        }
-    }
     CELERY_BROKER_URL, CELERY_BROKER_TRANSPORT_OPTIONS, CELERY_RESULT_BACKEND = embedded_broker(DATA_DIR)
+
+# The cache holds allauth's rate limits (failed logins, sign-ups, password resets) and
+# the count of answers to inbound mail (games.mail.inbound), nothing else. It lives in
+# the database (the table of sefirot_site.models.CacheEntry), shared by every process
+# and node like the rest: in Redis the login throttle stopped counting while Redis was
+# away (15 wrong passwords, then the right one, went through).
+# Room for many counters, so an attack from many addresses does not cull its own.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "sefirot_cache",
+        "KEY_PREFIX": CACHE_KEY_PREFIX,
+        "OPTIONS": {"MAX_ENTRIES": 50_000},
+    }
+}
 
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -274,15 +271,36 @@ if REDIS_URL:
     # holder of a lock there send tasks. The others wait for the lock; it lapses
     # BEAT_LOCK_SECONDS after its holder died, so one of them takes over within that
     # and one loop (the loop is short so the holder extends the lock in time).
-    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    # sefirot_site.beat: RedBeat that waits out a Redis outage and takes its lock again
+    # (RedBeat's own ends beat at the first Redis error), recording each tick.
+    CELERY_BEAT_SCHEDULER = "sefirot_site.beat.SiteRedBeatScheduler"
     CELERY_REDBEAT_REDIS_URL = REDIS_URL
     CELERY_REDBEAT_KEY_PREFIX = f"{CACHE_KEY_PREFIX}redbeat"
     CELERY_REDBEAT_LOCK_TIMEOUT = env_int("BEAT_LOCK_SECONDS", 30, minimum=10, maximum=600)
-    CELERY_BEAT_MAX_LOOP_INTERVAL = 5
+else:
+    # Celery's own scheduler (its state in a file in DATA_DIR), recording each tick.
+    CELERY_BEAT_SCHEDULER = "sefirot_site.beat.LocalScheduler"
+# Beat looks at the schedule (and records that it did, for /healthz) at least this often.
+CELERY_BEAT_MAX_LOOP_INTERVAL = 5
+# /healthz calls the schedule stopped when beat has not ticked for this long: a few loops,
+# and with Redis the time a standby beat needs to take over a dead one's lock.
+SCHEDULE_LATE_SECONDS = 3 * CELERY_BEAT_MAX_LOOP_INTERVAL + (CELERY_REDBEAT_LOCK_TIMEOUT if REDIS_URL else 0)
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker (and beat) that lost the broker tries again for as long as it takes (Celery's
+# default gives up after 100 tries, some 50 minutes, and the process exits); publishing
+# from a request keeps its own short limit (REDIS_BROKER_TRANSPORT_OPTIONS).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Where tasks go and where workers listen; tests give each run its own queue.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# Seal renders (seconds of CPU each, hundreds at once from a journal import) wait on a
+# queue of their own, read by a worker of their own (runsite's "seals"), so a turn mail
+# never waits behind them. A worker started without -Q reads both queues.
+SEAL_QUEUE = env.str("CELERY_SEAL_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-seals")
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in (CELERY_TASK_DEFAULT_QUEUE, SEAL_QUEUE)]
+# By task name; the outbox publishes a pending task where its task is routed
+# (sefirot_site.outbox.tasks.publish).
+CELERY_TASK_ROUTES = {"journal.tasks.render_seal_task": {"queue": SEAL_QUEUE}}
 # manage.py runsite: web server processes and Celery worker processes.
 WEB_WORKERS = env_int("WEB_WORKERS", 2, minimum=1, maximum=64)
 WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, minimum=1, maximum=64)
@@ -360,7 +378,9 @@ ACCOUNT_ADAPTER = "sefirot_site.accounts.adapter.AccountAdapter"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # No django.contrib.sites: allauth names the site from the request, and we name it here.
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Sefirot Online: "
-# allauth's own throttle (kept in the cache above, so shared by every process).
+# allauth's own throttle (kept in the cache above, in the database: shared by every
+# process, and counting through a Redis outage). The admin's login goes through it too
+# (sefirot_site.urls).
 # Checked here, since allauth reads the value only at the first failed login, as a 500.
 LOGIN_FAILED_RATE_LIMIT = env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key")
 if not re.fullmatch(r"\d+/\d*(\.\d+)?[smhd]/(ip|key)(,\d+/\d*(\.\d+)?[smhd]/(ip|key))*",
@@ -401,6 +421,10 @@ if not re.fullmatch(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-
 INBOUND_SMTP_HOST = env.str("INBOUND_SMTP_HOST", default="127.0.0.1")
 INBOUND_SMTP_PORT = env_int("INBOUND_SMTP_PORT", 8025, minimum=1, maximum=65535)
 INBOUND_MAX_MESSAGE_BYTES = env_int("INBOUND_MAX_MESSAGE_BYTES", 1_000_000, minimum=10_000)
+# Answers to inbound mail saying nothing was played (or telling a player of a stranger's
+# mail to their seat) that one address gets per hour at most; past it, none until the hour
+# is over (games.mail.inbound). A move played is answered regardless.
+INBOUND_REFUSALS_PER_HOUR = env_int("INBOUND_REFUSALS_PER_HOUR", 10, minimum=1, maximum=10_000)
 # Daily digests go out once a day, at the first scheduler run after this hour of each
 # player's own time zone.
 # A turn mail waits while the player's page of that game asked for news within this many

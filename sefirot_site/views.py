@@ -9,15 +9,24 @@ from django.views.decorators.cache import never_cache
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from games.catalogue import modes
+from games.rules_views import has_rules_page
+
 from .celery import app as celery_app
-from .models import WorkerHeartbeat
+from .models import ScheduleHeartbeat, WorkerHeartbeat
 
 
 def home(request):
     # "Welcome back" only for someone who has played or written here before.
     returning = request.user.is_authenticated and (
         request.user.seats.exists() or request.user.journal_entries.exists())
-    return render(request, "home.html", {"returning": returning})
+    # Every game of the registry, so a new one is on the front page by itself; another
+    # edition of a game (the 2021 prototype) is named under that game, as the new-game
+    # page offers it.
+    games = [dict(mode, rules_page=has_rules_page(mode["slug"]),
+                  editions=[dict(e, rules_page=has_rules_page(e["slug"])) for e in mode["editions"]])
+             for mode in modes() if not mode["edition_of"]]
+    return render(request, "home.html", {"returning": returning, "games": games})
 
 
 def _timed(check) -> dict:
@@ -61,14 +70,30 @@ def _check_worker():
     return {"workers": alive, "last_seen_s": round(age, 1)}
 
 
+def _check_schedule():
+    # Beat records each tick (sefirot_site.beat). Without it nothing sweeps the outbox,
+    # sends reminders or digests, though every process answers: say so.
+    last = ScheduleHeartbeat.objects.filter(pk=ScheduleHeartbeat.THE_SCHEDULE).first()
+    if last is None:
+        raise RuntimeError("the schedule has not run since the site started: is celery beat running?")
+    age = (timezone.now() - last.ticked_at).total_seconds()
+    if age > settings.SCHEDULE_LATE_SECONDS:
+        raise RuntimeError(f"the schedule last ran {age:.0f} s ago (beat {last.by}): "
+                           "celery beat is stopped or cannot reach the broker")
+    return {"last_tick_s": round(age, 1)}
+
+
 @never_cache
 @require_GET
 def healthz(request):
-    """Database, broker and the workers' heartbeats, as JSON; 503 when any is down."""
+    """Database, broker, the workers' heartbeats and the schedule's last tick, as JSON; 503
+    when any is down."""
     checks = {"database": _timed(_check_database), "broker": _timed(_check_broker)}
     if checks["database"]["ok"]:
         checks["worker"] = _timed(_check_worker)
+        checks["schedule"] = _timed(_check_schedule)
     else:
         checks["worker"] = {"ok": False, "error": "not known: the database is down"}
+        checks["schedule"] = {"ok": False, "error": "not known: the database is down"}
     healthy = all(check["ok"] for check in checks.values())
     return JsonResponse({"status": "ok" if healthy else "down", **checks}, status=200 if healthy else 503)

@@ -26,7 +26,9 @@ Mail:
     smtp_server       an aiosmtpd server on 127.0.0.1 collecting every message, with
                       ``wait_for(address, timeout=30, count=1)`` -> EmailMessage,
                       ``messages``, ``messages_to(address)``, ``clear()``,
-                      ``text(message)`` and ``links(message)``. Requesting it switches
+                      ``text(message)``, ``links(message)`` and ``holding(address)``
+                      (a slow server: mail to that address waits for the server's
+                      answer until the ``with`` block ends). Requesting it switches
                       Django to the SMTP backend pointed at it. The Celery worker below
                       always sends to this same server.
 
@@ -39,7 +41,8 @@ test's uncommitted transaction):
                       first use, answered a ping before the test runs, stopped with a
                       warm shutdown at the end. ``.ping()`` returns the round trip in s;
                       it goes to ``.own_queue``, which only this worker reads, besides
-                      the site's queue ``.queue``. Queue site tasks as usual
+                      the site's queues ``.queue`` and ``.seal_queue`` (seal renders,
+                      settings.SEAL_QUEUE). Queue site tasks as usual
                       (``task.delay()``, ``delay_on_commit``) and wait on their effects.
     start_celery_worker(broker)
                       a further worker for one test on "redis" (REDIS_URL, or

@@ -171,10 +171,13 @@ def ismcts(rules, view: dict, options: list[dict], seat: int, rng: random.Random
             actors = rules.to_act(state)
             if not actors:
                 break
-            actor = actors[0]
             if node is root:
-                legal = dict(root_keys)
+                # The root is the bot's own choice.  Where several seats are asked at once
+                # (Tarot Hallow's cards played face down) its seat need not be the first
+                # listed, and its moves are its own: the others choose below it.
+                actor, legal = seat, dict(root_keys)
             else:
+                actor = actors[0]
                 legal = {move_key(m): m for m in playable(rules.legal_moves(state, actor))}
             known = [node.children[k] for k in legal if k in node.children]
             for child in known:

@@ -7,7 +7,7 @@ move whenever a move is applied.  This module moves it in three ways:
   is kept in a ``PausedClock`` and the deadline is emptied, then given back (from the
   moment the vacation ends) when it ends;
 - "give a day" pushes the deadline of the other player a day further, noted in the game's
-  log (a ``GameEvent``, not a move) and told to them by mail;
+  log (a ``GameEvent``, not a move) and told to them by mail; one day per move;
 - a game still waiting at its deadline is ended by the scheduler (``end_overdue_game``):
   where the late seat has a forfeit move (Warring Planets) it is played for them through
   ``services.submit_move``; in a game of three or more the house's computer players take
@@ -31,7 +31,7 @@ from django.utils.timesince import timesince
 
 from games import services
 from games.clocks.models import PausedClock, Vacation
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 
 DAY = timedelta(days=1)
 REMINDER_AT = 0.8  # share of a move's time gone when the reminder goes out
@@ -274,6 +274,14 @@ def give_a_day_refusal(game: Game, seat: Seat, paused: PausedClock | None) -> se
         return ClockRefused("You can give a day only while the other player is to move.")
     if paused is None and game.deadline is None:
         return ClockRefused("The clock of this game is not running.")
+    # One day per move, whoever gives it: a courtesy, not a way to stop the clock (or to
+    # mail the other player a notice at every click).
+    given = (GameEvent.objects.filter(game=game, kind=GameEvent.Kind.DAY_GIVEN, version=game.version)
+             .values_list("seat", flat=True).first())
+    if given is not None:
+        giver = "You" if given == seat.index else next(
+            (s.player_name for s in game.seats.all() if s.index == given), "Another player")
+        return ClockRefused(f"{giver} already gave a day for this move; one day can be given per move.")
     return None
 
 

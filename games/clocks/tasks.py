@@ -1,7 +1,7 @@
 """The clocks' Celery tasks: the scheduler's round, reminders, a day given, time-outs.
 
 Same shape as the mail tasks (``games.mail.tasks``): ids in, checked again when run, a
-mark written in the transaction of the send, bounded retries.
+mark that the mail went, bounded retries; no game row is locked while a mail server talks.
 """
 
 from __future__ import annotations
@@ -39,27 +39,28 @@ def check_clocks() -> dict:
 
 @shared_task(name="games.send_deadline_reminder", **RETRY)
 def send_deadline_reminder(game_id: int, deadline: str) -> str:
-    """Remind the seats to act that their time is nearly up, once per deadline."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.ACTIVE or game.deadline is None:
-            return "no clock running"
-        if game.deadline != datetime.fromisoformat(deadline):
-            return "deadline moved"
-        if game.reminded_deadline == game.deadline:
-            return "already reminded"
-        game.reminded_deadline = game.deadline
-        Game.objects.filter(pk=game.pk).update(reminded_deadline=game.deadline)
-        sent = 0
-        for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED):
-            if seat.index not in game.to_act or seat.user is None or not seat.user.email:
-                continue
-            if not seat.user.is_active or seat.user.turn_mail == User.TurnMail.NEVER:
-                continue
-            seat.game = game
-            reminder_mail(seat).send()  # a failure rolls the mark back and the task retries
-            sent += 1
-    return f"reminded {sent}"
+    """Remind the seats to act that their time is nearly up, once per deadline.
+
+    The game is read, the mails sent, then the deadline marked reminded, each on its own:
+    no lock is held while the mail server talks, since the game's row lock made every move
+    of the game wait for a slow server.  A failed send marks nothing and the task retries
+    (a seat mailed before the failure may get a second reminder, never none); the mark is
+    written only while the deadline is still the one reminded of."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.deadline is None:
+        return "no clock running"
+    if game.deadline != datetime.fromisoformat(deadline):
+        return "deadline moved"
+    if game.reminded_deadline == game.deadline:
+        return "already reminded"
+    seats = [seat for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED)
+             if seat.index in game.to_act and seat.user is not None and seat.user.email
+             and seat.user.is_active and seat.user.turn_mail != User.TurnMail.NEVER]
+    for seat in seats:
+        seat.game = game
+        reminder_mail(seat).send()
+    Game.objects.filter(pk=game.pk, deadline=game.deadline).update(reminded_deadline=game.deadline)
+    return f"reminded {len(seats)}"
 
 
 @shared_task(name="games.send_day_given_mail", **RETRY)

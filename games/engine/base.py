@@ -91,6 +91,10 @@ class Rules:
     variants: tuple[str, ...] = ("standard",)
     # Variants that may be combined with each other ("standard" combines with nothing).
     combinable: bool = True
+    # The players win or lose together (Lovers' Discourse): ``outcome`` names every seat
+    # a winner or none, and every seat's score is the same shared one, so the result is
+    # worded as a shared one ("you and Bob won together"), never as one seat against another.
+    cooperative: bool = False
     # The board drawn in text from a view (terminal play, turn mail): a function of the
     # view, set with ``staticmethod``; None shows the view's fields instead.
     text_drawing = None

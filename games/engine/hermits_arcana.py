@@ -18,7 +18,8 @@ The state is one JSON-able dict.  Its ``phase`` says which choice is open:
 Space ids: ``altar:0``..``altar:3`` (left to right), ``table:0``..``table:3`` the top row
 left to right and ``table:4``..``table:7`` the bottom row left to right, ``row:0`` and
 ``row:1`` the two rows for Ground.  The Evening fills the altar left to right, then the
-table's top row left to right and its bottom row right to left (the text's order).
+table's top row left to right and its bottom row right to left (the text's order, left
+being sinister); a Ground, the Fool's clearing and Death discard the table in that order.
 
 Rulings beyond RULINGS 7, where the text is silent: ``docs/rules-notes/hermits-arcana.md``.
 """
@@ -302,7 +303,9 @@ class HermitsArcana(Rules):
         kind = move["type"]
         if kind == "ground":
             row = ROWS[int(move["to"].split(":")[1])]
-            gone = [state["table"][i] for i in row if state["table"][i]]
+            # Many cards at once go in the text's order: the bottom row dexter to sinister,
+            # so its sinister-most card ends on top of the heap, the card Death returns first.
+            gone = [state["table"][i] for i in FILL_ORDER if i in row and state["table"][i]]
             for c in gone:
                 self._discard(state, c)
             _log(state, f"ground {move['to'][4:]} {','.join(gone)}")

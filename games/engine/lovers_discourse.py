@@ -42,6 +42,7 @@ class LoversDiscourse(StarfieldGame):
                "Gift Fields.")
     variants = ("standard", "meditative", "fated", "numerology")
     combinable = True
+    cooperative = True  # RULINGS 5: victory and defeat are both seats', the score shared
     uses_gifts = True
     negates = True
     public_discard = False  # hand cards go to the discard unseen by the partner

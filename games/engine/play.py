@@ -187,8 +187,12 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, out: TextIO
         shown[seat] = show(rules, state, seat, out, shown.get(seat, 0))
     outcome = rules.outcome(state)
     print(file=out)
-    print(f"Game over: {outcome['result']}. {outcome['reason']} Scores: {outcome['scores']}",
-          file=out)
+    if rules.cooperative:  # the partners' one result and one shared score
+        print(f"Game over: {'won' if outcome['result'] == 'win' else 'lost'} together. {outcome['reason']} "
+              f"Shared score: {outcome['scores'][0]}", file=out)
+    else:
+        print(f"Game over: {outcome['result']}. {outcome['reason']} Scores: {outcome['scores']}",
+              file=out)
     for line in reading_lines(rules.reading(state)):
         print(line, file=out)
     return 0

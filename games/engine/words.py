@@ -41,6 +41,15 @@ def for_reader(text: str, reader: int | None, names: dict[int, str]) -> str:
     return YOU_VERB.sub(lambda m: f"{m.group(1)} {PLAIN_VERBS[m.group(2)]}", named)
 
 
+def shared_result(won: bool, partners: list[str]) -> str:
+    """How a cooperative game ended for one of its players, in the words of a shared game
+    ("you and Bob won together", "you and Bob lost together"): partners never beat
+    each other, so there is no winner to name and no score against score."""
+    who = ", ".join(partners[:-1]) + " and " + partners[-1] if len(partners) > 1 else \
+        "".join(partners) or "your partner"
+    return f"you and {who} {'won' if won else 'lost'} together"
+
+
 def _card(code: str) -> str:
     card = CARDS.get(code)
     return card.name if card else str(code)

@@ -11,6 +11,15 @@ nothing.
 Who may move: the address carries the seat's secret token, and the sender must be one of
 the verified addresses of that seat's player.  (A From header can be forged; the token is
 what keeps strangers out, the sender check stops a forwarded mail from playing.)
+
+Who is answered: only that player, at a verified address.  Anyone can write any From
+header and make up a token, so an answer to an unknown address or to a sender who is not
+the seat's player would let anyone aim the site's mail, and words of their choosing, at
+anybody (issue 38: sixty forged mails made sixty answers quoting them).  Those mails are
+dropped; a mail from a stranger to a real seat's address tells that seat's player, at
+their own address, that one came, and nothing of what it said.  And no address gets more
+than ``INBOUND_REFUSALS_PER_HOUR`` answers an hour saying that nothing was played, however
+many mails it sends (the answer to a move played is bounded by the game's moves).
 """
 
 from __future__ import annotations
@@ -25,11 +34,13 @@ from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
+from django_ratelimit.core import get_usage
 
 from games.engine import IllegalMove
 from games.mail import game_seats  # noqa: F401  (registers the site's games as a kind of table)
 from games.mail import tables
-from games.mail.outgoing import answer_mail, from_address, parse_reply_address
+from games.mail.outgoing import answer_mail, compose, from_address, parse_reply_address
 from games.mail.tables import MailSeat, NumberedMove
 
 log = logging.getLogger(__name__)
@@ -44,8 +55,8 @@ MAX_FIRST_LINE = 500  # characters: the longest move in words is a line of a few
 @dataclass
 class Outcome:
     """What became of one inbound message: ``played``, ``refused`` (answered), ``ignored``
-    (a robot or a stranger: dropped in silence) or ``rejected`` (malformed: the mail
-    server is told to give up on it, a permanent 5xx)."""
+    (a robot or a stranger: its sender is not answered) or ``rejected`` (malformed: the
+    mail server is told to give up on it, a permanent 5xx)."""
 
     status: str
     reason: str
@@ -188,6 +199,18 @@ def read_move(line: str, moves: list[NumberedMove]) -> NumberedMove:
 # --- handling -------------------------------------------------------------------------
 
 
+def may_answer(address: str) -> bool:
+    """Whether ``address`` may have one more answer now, counted as sent.
+
+    django-ratelimit's core rather than a counter of our own: a fixed window per address
+    in the site's cache (shared by the receiver and every ``ingest_mail``), each address's
+    window starting at its own moment; a cache that fails refuses the answer (the
+    library's default), never the mail itself."""
+    usage = get_usage(None, group="games.mail.inbound.answer", key=lambda group, request: address.lower(),
+                      rate=f"{settings.INBOUND_REFUSALS_PER_HOUR}/h", increment=True)
+    return usage is None or not usage["should_limit"]
+
+
 def sender_may_play(seat: MailSeat, sender: str) -> bool:
     player = seat.player
     if player is None or not player.is_active or not sender:
@@ -219,14 +242,13 @@ def handle_message(raw: bytes, *, envelope_from: str | None = None,
     target = reply_target(message, recipients)
     seat = tables.find_seat(target[0]) if target else None
     if seat is None:
-        # Answered only to our own players: anyone can forge a From header, and the site
-        # must not become a way to send mail to strangers (backscatter).
-        if not EmailAddress.objects.filter(email__iexact=sender, verified=True, user__is_active=True).exists():
-            return Outcome("ignored", "unknown address from a stranger")
-        return reply.refuse("unknown address", "unknown_address")
+        # Nobody's seat: whoever the From header names, it matches no seat's player, so
+        # nobody is answered (see the top of this module).
+        log.info("inbound mail to an address that is no seat's")
+        return Outcome("ignored", "unknown address")
     if not sender_may_play(seat, sender):
         log.info("inbound mail for table %s from an address that is not the player's", seat.table_id)
-        return reply.refuse("wrong sender", "wrong_sender", seat)
+        return reply.tell_the_player(seat)
     return reply.play(seat, target[1])
 
 
@@ -279,32 +301,52 @@ class Reply:
         except OSError:
             log.exception("inbound mail: could not send the answer to %s", self.sender)
 
-    def refuse(self, reason: str, kind: str, seat: MailSeat | None = None, *, detail: str = "") -> Outcome:
-        context = {"game": None, "link": "", "to_act": []}
-        if seat is not None:
-            context.update(seat.answer_context())
-            if kind == "wrong_sender":  # a stranger to the table learns nothing of it
-                context.update(link="", to_act=[])
-        context.update(kind=kind, line=self.line, detail=detail)
-        self._send(answer_mail(self.sender, self.subject, "refused", context, in_reply_to=self.message_id))
-        return Outcome("refused", reason, seat.table_id if seat else None, detail)
+    def _may_answer(self, address: str) -> bool:
+        if may_answer(address):
+            return True
+        log.warning("inbound mail: no answer to %s, who had %s this hour", address,
+                    settings.INBOUND_REFUSALS_PER_HOUR)
+        return False
+
+    def refuse(self, reason: str, kind: str, seat: MailSeat, *, detail: str = "") -> Outcome:
+        """Nothing was played: the seat's own player is told why (the sender was checked)."""
+        if self._may_answer(self.sender):
+            context = {**seat.answer_context(), "kind": kind, "line": self.line, "detail": detail}
+            self._send(answer_mail(self.sender, self.subject, "refused", context, in_reply_to=self.message_id))
+        return Outcome("refused", reason, seat.table_id, detail)
+
+    def tell_the_player(self, seat: MailSeat) -> Outcome:
+        """A mail to the seat's address from someone else (another address of theirs, a
+        forwarded turn mail, a forgery): its sender hears nothing, the player hears that it
+        came, at their own address, with not a word of its subject or text."""
+        player = seat.player
+        address = player.email if player is not None and player.is_active else ""
+        if address and self._may_answer(address):
+            context = {**seat.answer_context(), "kind": "not_from_player", "line": "", "detail": ""}
+            self._send(compose("refused", context, [address], "A mail to your reply address was not played",
+                               auto="auto-replied"))
+        return Outcome("ignored", "wrong sender", seat.table_id)
 
     def again(self, seat: MailSeat, reason: str, explanation: str) -> Outcome:
         """Refused, but the seat still has to act: the answer is a fresh turn mail with the why on top."""
-        self._mark_sent(seat.send_turn_mail(note=f"Nothing was played: {explanation}",
-                                            in_reply_to=self.message_id, subject=self.subject))
+        if self._may_answer(self.sender):
+            self._mark_sent(seat.send_turn_mail(note=f"Nothing was played: {explanation}",
+                                                in_reply_to=self.message_id, subject=self.subject))
         return Outcome("refused", reason, seat.table_id, explanation)
 
     def stale(self, seat: MailSeat) -> Outcome:
         if seat.must_act():
             note = ("Nothing was played: your reply answered a turn that was already played, so its move "
                     "numbers no longer fit. Here is the position now; reply to this mail instead.")
-            self._mark_sent(seat.send_turn_mail(note=note, in_reply_to=self.message_id, subject=self.subject))
+            if self._may_answer(self.sender):
+                self._mark_sent(seat.send_turn_mail(note=note, in_reply_to=self.message_id, subject=self.subject))
             return Outcome("refused", "stale", seat.table_id)
         game = seat.answer_context()["game"]
         return self.refuse("stale", "game_over" if game is not None and game.is_over else "stale", seat)
 
     def played(self, seat: MailSeat, chosen: NumberedMove) -> Outcome:
+        # Not counted against the sender: each of these answers a move the game took, so
+        # the game's own length bounds them (and in a solo game it is the next turn mail).
         if seat.must_act():
             # Still this seat's turn (the next step of a turn, or a solo game): the answer
             # is the next turn mail, with the new numbers and the new reply address.

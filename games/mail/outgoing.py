@@ -29,7 +29,7 @@ from django.utils.timesince import timesince
 
 from games import services
 from games.engine import cards as card_data
-from games.engine.words import for_reader, log_sentence
+from games.engine.words import for_reader, log_sentence, shared_result
 from games.engine import get_rules
 from games.mail.tables import NumberedMove
 from games.models import Game, GameEvent, Seat
@@ -388,8 +388,11 @@ def reminder_mail(seat: Seat) -> EmailMultiAlternatives:
 def game_over_mail(seat: Seat) -> EmailMultiAlternatives:
     game = seat.game
     won = bool(game.outcome) and seat.index in (game.outcome.get("winners") or [])
+    # A cooperative game's partners won or lost as one ("you and Bob lost together").
+    shared = shared_result(won, [s.player_name for s in game.seats.all() if s.index != seat.index]) \
+        if game.rules.cooperative and (game.outcome or {}).get("result") in ("win", "loss") else ""
     context = {
-        "game": game, "seat": seat, "opponents": opponents(game, seat), "won": won,
+        "game": game, "seat": seat, "opponents": opponents(game, seat), "won": won, "shared": shared,
         "reason": game.end_reason or (game.outcome or {}).get("reason", ""),
         "link": absolute(game.get_absolute_url()),
     }

@@ -75,9 +75,10 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
             return f"preference is {seat.user.turn_mail}"
         if not answer and _is_looking(seat):
             # The player has the game open right now (its page polls): a mail would only
-            # repeat what the page shows. Asked again later; sent then if they left
-            # without playing (the turn played meanwhile drops it above).
-            enqueue(send_turn_mail, seat_id, version, delay=settings.TURN_MAIL_LOOKING_SECONDS)
+            # repeat what the page shows. Asked again the moment the hold ends (a task of
+            # its own time, not the sweep's next round); sent then if they left without
+            # playing (the turn played meanwhile drops it above).
+            enqueue(send_turn_mail, seat_id, version, delay=_hold_left(seat))
             return "the player is looking at the game"
         if not answer and _earlier_mail_fits(seat, version):
             # Asked again only because another seat asked at the same time moved: the mail
@@ -163,6 +164,13 @@ def send_kept(message) -> None:
 def _is_looking(seat: Seat) -> bool:
     return seat.seen_at is not None and (
         timezone.now() - seat.seen_at).total_seconds() < settings.TURN_MAIL_LOOKING_SECONDS
+
+
+def _hold_left(seat: Seat) -> float:
+    """Seconds until the player's last look at the game is ``TURN_MAIL_LOOKING_SECONDS``
+    old, and a little more, so the task asked again then finds the hold over."""
+    held = settings.TURN_MAIL_LOOKING_SECONDS - (timezone.now() - seat.seen_at).total_seconds()
+    return max(held, 0) + 1
 
 
 def _earlier_turn_mail(version: int) -> Subquery:
@@ -309,52 +317,55 @@ def send_game_over_mail(game_id: int, version: int) -> str:
 @shared_task(name="games.tasks.send_invitation_mail", bind=True, max_retries=5, default_retry_delay=60, soft_time_limit=60, time_limit=90)
 def send_invitation_mail(self, seat_id: int) -> str:
     """Mail an invitation to the seat's address (a link that takes the seat) or to the
-    invited user (a link to the game, where they accept or decline), once."""
-    with transaction.atomic():
-        seat = (
-            Seat.objects.select_for_update(of=("self",))  # lock the seat row only
-            .select_related("game", "game__created_by", "user")
-            .filter(pk=seat_id)
-            .first()
-        )
-        if seat is None or seat.status != Seat.Status.INVITED or not (seat.invite_token or seat.user):
-            return "not invited any more"
-        if seat.game.status != Game.Status.INVITED:
-            return "game no longer waiting"
-        if seat.invitation_mailed_at is not None:
-            return "already sent"
-        game = seat.game
-        if seat.user is not None:
-            if not seat.user.email or not seat.user.is_active or seat.user.turn_mail == seat.user.TurnMail.NEVER:
-                return "the player wants no mail"
-            address = seat.user.email
-            link = settings.SITE_URL + reverse("games:game", args=[game.pk])
-        else:
-            address = seat.invited_email
-            link = settings.SITE_URL + reverse("games:invitation", args=[seat.invite_token])
-        context = {
-            "game": game,
-            "host": str(game.created_by) if game.created_by else "A player",
-            "link": link,
-            "summary": game.rules.summary,
-            # Only an invitation by address can lead to a sign-up; a player invited by name
-            # has an account already.
-            "newcomer": seat.user is None,
-            "player": seat.user.username if seat.user is not None else "",
-            "SITE_URL": settings.SITE_URL,
-        }
-        message = EmailMultiAlternatives(
-            subject=f"{context['host']} invites you to play {game.title} on Sefirot Online",
-            body=render_to_string("games/mail/invitation.txt", context),
-            to=[address],
-        )
-        message.attach_alternative(render_to_string("games/mail/invitation.html", context), "text/html")
-        try:
-            message.send()
-        except OSError as error:  # SMTP down: the row lock is released, try again later
-            raise self.retry(exc=error) from None
-        # Marked in the same transaction as the send: a crash before this line means a
-        # retry sends again (at most one duplicate), never no mail at all.
-        seat.invitation_mailed_at = timezone.now()
-        seat.save(update_fields=["invitation_mailed_at"])
+    invited user (a link to the game, where they accept or decline), once.
+
+    The seat is read, the mail sent, and the seat marked sent, each on its own: no lock or
+    transaction is held while the mail server talks, since a slow server then made the
+    invited player's accept wait for the seat's row (13.5 s behind a 15 s delay).  The
+    mark is written only where it is still empty, so a second run records nothing new; a
+    crash between the send and the mark sends again once, never not at all.  Two runs at
+    once are the outbox's to prevent (its claim on the task's row)."""
+    seat = (
+        Seat.objects
+        .select_related("game", "game__created_by", "user")
+        .filter(pk=seat_id)
+        .first()
+    )
+    if seat is None or seat.status != Seat.Status.INVITED or not (seat.invite_token or seat.user):
+        return "not invited any more"
+    if seat.game.status != Game.Status.INVITED:
+        return "game no longer waiting"
+    if seat.invitation_mailed_at is not None:
+        return "already sent"
+    game = seat.game
+    if seat.user is not None:
+        if not seat.user.email or not seat.user.is_active or seat.user.turn_mail == seat.user.TurnMail.NEVER:
+            return "the player wants no mail"
+        address = seat.user.email
+        link = settings.SITE_URL + reverse("games:game", args=[game.pk])
+    else:
+        address = seat.invited_email
+        link = settings.SITE_URL + reverse("games:invitation", args=[seat.invite_token])
+    context = {
+        "game": game,
+        "host": str(game.created_by) if game.created_by else "A player",
+        "link": link,
+        "summary": game.rules.summary,
+        # Only an invitation by address can lead to a sign-up; a player invited by name
+        # has an account already.
+        "newcomer": seat.user is None,
+        "player": seat.user.username if seat.user is not None else "",
+        "SITE_URL": settings.SITE_URL,
+    }
+    message = EmailMultiAlternatives(
+        subject=f"{context['host']} invites you to play {game.title} on Sefirot Online",
+        body=render_to_string("games/mail/invitation.txt", context),
+        to=[address],
+    )
+    message.attach_alternative(render_to_string("games/mail/invitation.html", context), "text/html")
+    try:
+        message.send()
+    except OSError as error:  # SMTP down: nothing marked, try again later
+        raise self.retry(exc=error) from None
+    Seat.objects.filter(pk=seat.pk, invitation_mailed_at__isnull=True).update(invitation_mailed_at=timezone.now())
     return "sent"

@@ -7,6 +7,12 @@ works end to end on one machine.  It exists only with DEBUG on, or for staff; ev
 a signed-in player sees only the mail sent to their own verified addresses and answers
 only as themselves (a password-reset link or another player's turn is not theirs to
 read or play), staff see everything, and a visitor who is not signed in sees nothing.
+
+One mail more, in development only: the mail that confirms one of the reader's own
+addresses, which a new player needs before any address of theirs is verified. They may
+read it signed in, or straight from the "Verify your email" page, where allauth holds
+their login in the session until the link is followed; they cannot answer it, and the
+mail that confirms someone else's address stays closed to them.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ MAILBOX_LIMIT = 200
 class SentMail:
     key: str
     message: EmailMessage
+    answerable: bool = True
 
     def header(self, name: str) -> str:
         return str(self.message.get(name, ""))
@@ -67,13 +74,26 @@ class SentMail:
         return reply_text(self.message)
 
 
-def _mailbox_allowed(request) -> None:
-    if not request.user.is_authenticated or not (settings.DEBUG or request.user.is_staff):
-        raise Http404("There is no mailbox here.")
+def _mailbox_reader(request):
+    """Who reads the mailbox: the signed-in user (with DEBUG on, or staff), or, with DEBUG
+    on, whoever waits on the "Verify your email" page; 404 for anyone else."""
+    if request.user.is_authenticated:
+        if settings.DEBUG or request.user.is_staff:
+            return request.user
+    elif settings.DEBUG:
+        from allauth.account.stages import EmailVerificationStage, LoginStageController
+
+        stage = LoginStageController.enter(request, EmailVerificationStage.key)
+        if stage is not None and stage.login.user is not None:
+            return stage.login.user
+    raise Http404("There is no mailbox here.")
 
 
-def _own_addresses(user) -> set[str] | None:
-    """The addresses whose mail ``user`` may read here; None for staff (every address)."""
+def _own_addresses(request, user) -> set[str] | None:
+    """The addresses whose every mail ``user`` may read and answer here: their verified
+    ones when signed in (none while waiting to verify one); None for staff (every address)."""
+    if not request.user.is_authenticated:
+        return set()
     if user.is_staff:
         return None
     from allauth.account.models import EmailAddress
@@ -84,6 +104,26 @@ def _own_addresses(user) -> set[str] | None:
 
 def _is_for(mail: SentMail, addresses: set[str] | None) -> bool:
     return addresses is None or any(address.lower() in addresses for address in mail.to)
+
+
+def _confirms_own_address(mail: SentMail, user) -> bool:
+    """Whether ``mail`` is allauth's mail confirming an address of ``user``'s, sent to it:
+    its link's key names the address (signed by the site, so it cannot be made up)."""
+    if not settings.DEBUG:
+        return False
+    from allauth.account.models import get_emailconfirmation_model
+
+    sent_to = {address.lower() for address in mail.to}
+    for key in CONFIRMATION_LINK.findall(mail.text):
+        confirmation = get_emailconfirmation_model().from_key(key)
+        if confirmation is not None and confirmation.email_address.user_id == user.pk \
+                and confirmation.email_address.email.lower() in sent_to:
+            return True
+    return False
+
+
+# allauth's link to confirm an address: /accounts/confirm-email/<key>/
+CONFIRMATION_LINK = re.compile(r"/confirm-email/([-:\w]+)/")
 
 
 def _mail_dir() -> Path:
@@ -121,10 +161,18 @@ def find_sent_mail(key: str) -> SentMail:
 
 
 def mailbox(request):
-    _mailbox_allowed(request)
+    reader = _mailbox_reader(request)
     recipient = request.GET.get("to", "").strip().lower()
-    addresses = _own_addresses(request.user)
-    mails = [mail for mail in sent_mail() if _is_for(mail, addresses)]
+    addresses = _own_addresses(request, reader)
+    mails = []
+    for mail in sent_mail():
+        if _is_for(mail, addresses):
+            mail.answerable = True
+        elif _confirms_own_address(mail, reader):
+            mail.answerable = False  # to read and follow its link; it asks no answer
+        else:
+            continue
+        mails.append(mail)
     if recipient:
         mails = [m for m in mails if recipient in (a.lower() for a in m.to)]
     file_backend = settings.EMAIL_BACKEND.endswith("filebased.EmailBackend")
@@ -151,9 +199,9 @@ def build_reply(original: SentMail, sender: str, recipient: str, body: str) -> b
 
 @require_http_methods(["GET", "POST"])
 def mailbox_reply(request, key: str):
-    _mailbox_allowed(request)
+    reader = _mailbox_reader(request)
     original = find_sent_mail(key)
-    addresses = _own_addresses(request.user)
+    addresses = _own_addresses(request, reader)
     if not _is_for(original, addresses):
         raise Http404("No such mail.")
     sender = request.POST.get("sender") or (original.to[0] if original.to else "")

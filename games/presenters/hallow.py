@@ -139,10 +139,12 @@ def reading_layout(engine: dict, outcome: dict | None, seat: int | None = None) 
             story.append(f"Round {event['round']}: {deck.label(event['major'])} left the game.")
         else:
             story.append(f"Round {event['round']}: Seat {event['winner']} took {deck.label(event['major'])}.")
-    won = [deck.label(c) for c in own.get("won", []) if deck.is_card(c)]
+    taken = [deck.label(c) for c in own.get("won", []) if deck.is_card(c)]
     about = "The top card of each of your slots: Shadows, Magick and Monster."
-    if won:
-        about += f" You won {', '.join(won)}."
+    if taken:
+        # The Majors this seat's bids took, in the story's own verb: "won" would read as
+        # the game's result, which a seat that took Majors may still have lost.
+        about += " You took " + (", ".join(taken[:-1]) + " and " + taken[-1] if len(taken) > 1 else taken[0]) + "."
     return {"layout": "spread",
             "sections": [{"id": "reading", "title": "Your reading", "about": about, "positions": positions}],
             "story": story, "summary": outcome_summary(outcome)}

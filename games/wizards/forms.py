@@ -18,7 +18,7 @@ class TableForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    who = forms.CharField(max_length=254, label="A player's name here, or a mail address")
+    who = forms.CharField(max_length=254, label="A player's user name here, or a mail address")
 
 
 class CharacterForm(forms.Form):
@@ -56,10 +56,15 @@ class CharacterForm(forms.Form):
                                                               label=f"Skill from the card {label.lower()}")
 
     def practice(self) -> tuple[str, dict]:
+        """The Practice's name and an aspect per suit, as the player typed them.  A Practice
+        of the text only fills the aspects left empty: the rule text lets a player modify or
+        mix its correspondences, so a typed aspect is never replaced by the Practice's."""
         data = self.cleaned_data
+        typed = {s: data.get(f"aspect_{s}", "").strip() for s in ch.SUITS}
         if data.get("practice_choice"):
-            return data["practice_choice"], dict(ch.PRACTICES[data["practice_choice"]])
-        return data.get("practice_name", ""), {s: data.get(f"aspect_{s}", "") for s in ch.SUITS}
+            defaults = ch.PRACTICES[data["practice_choice"]]
+            return data["practice_choice"], {s: typed[s] or defaults[s] for s in ch.SUITS}
+        return data.get("practice_name", ""), typed
 
 
 INT_FIELDS = ("index", "rating", "cards")

@@ -9,7 +9,7 @@ from django.db import transaction
 from games.engine.tarot_wizards import session as rules
 from journal import kinds
 from journal.readings import MAX_STORY_LINES, MAX_TEXT
-from journal.services import create_entry
+from journal.services import create_entry, markdown_escape
 
 from . import services
 from .models import PlaySession, SessionEntry
@@ -22,7 +22,9 @@ def reading_for(session: PlaySession, key: str, names: dict[str, str]) -> dict:
     for line in services.log_lines(session, key, names):
         if line["kind"] in ("draw",) and not line["private"]:
             continue
-        text = line["text"] + (f" \u201c{line['narration']}\u201d" if line["narration"] else "")
+        # The tale is Markdown, as the session's log shows it: the site's words escaped,
+        # the narration as its writer wrote it (the journal renders it through nh3).
+        text = markdown_escape(line["text"]) + (f" \u201c{line['narration']}\u201d" if line["narration"] else "")
         story.append(text[:MAX_TEXT])
     return {
         "layout": "spread",
@@ -32,7 +34,8 @@ def reading_for(session: PlaySession, key: str, names: dict[str, str]) -> dict:
                                     for n, card in enumerate(cards[:40], 1)]}],
         "story": story[-MAX_STORY_LINES:],
         # The closing line is already the tale's last line; said again below it, it read twice.
-        "summary": "" if story and story[-1].startswith(session.state["end_reason"]) else session.state["end_reason"][:MAX_TEXT],
+        "summary": ("" if story and story[-1].startswith(markdown_escape(session.state["end_reason"]))
+                    else session.state["end_reason"][:MAX_TEXT]),
     }
 
 

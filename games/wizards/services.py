@@ -16,7 +16,6 @@ import re
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -37,6 +36,7 @@ SEND_INVITATION = "wizards.send_invitation_mail"
 SEND_ASK_MAIL = "wizards.send_ask_mail"
 MAKE_JOURNAL_ENTRIES = "wizards.make_journal_entries"
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+NUL_REFUSED = "What you sent holds a NUL character, which has no place in a text: take it out and send again."
 
 
 class Refused(Exception):
@@ -129,12 +129,13 @@ def _find_user(who: str):
     if EMAIL.match(who):
         address = EmailAddress.objects.filter(email__iexact=who, verified=True, user__is_active=True).first()
         return address.user if address else None
-    return User.objects.filter(Q(username__iexact=who) | Q(display_name__iexact=who), is_active=True).first()
+    # By user name only: a display name is anyone's to choose, so "zed" could be Mallory's.
+    return User.objects.filter(username__iexact=who, is_active=True).first()
 
 
 @transaction.atomic
 def invite(table: Table, by, who: str) -> Member:
-    """Invite a player by their name on the site or by an address (an account or not)."""
+    """Invite a player by their user name or by an address (an account or not)."""
     table = Table.objects.select_for_update().get(pk=table.pk)
     if by.pk != table.gm_id:
         raise Refused("Only the game master invites players.")
@@ -143,7 +144,7 @@ def invite(table: Table, by, who: str) -> Member:
         raise Refused("Write a player's name or mail address.")
     user = _find_user(who)
     if user is None and not EMAIL.match(who):
-        raise Refused(f"Nobody here is called \u201c{who}\u201d. Invite them by mail address instead.")
+        raise Refused(f"No player here has the user name \u201c{who}\u201d. Invite them by mail address instead.")
     if user is not None and user.pk == table.gm_id:
         raise Refused("You run this table; you cannot be one of its players too.")
     if table.members.exclude(status=Member.Status.DECLINED).count() >= MAX_PLAYERS:
@@ -251,6 +252,8 @@ def start_session(table: Table, by, *, title: str = "") -> PlaySession:
     table = Table.objects.select_for_update().get(pk=table.pk)
     if by.pk != table.gm_id:
         raise Refused("Only the game master starts a session.")
+    if "\x00" in title:  # the title comes from the page as typed (PostgreSQL keeps no NUL)
+        raise Refused(NUL_REFUSED)
     if table.sessions.filter(status=PlaySession.Status.LIVE).exists():
         raise Refused("A session is already in play at this table; close it first.")
     joined = {m.user_id for m in table.members.filter(status=Member.Status.JOINED)}
@@ -281,6 +284,9 @@ def act(session_id: int, user, move: dict, version: int | None, *, expect_card: 
 
     ``version`` is the one the page showed (None from mail, whose reply is checked by
     ``expect_card``: the card the mail numbered must still be the one at that number)."""
+    # PostgreSQL keeps no NUL in text or JSON; a page or a mail may carry one all the same.
+    if any(isinstance(value, str) and "\x00" in value for value in move.values()):
+        raise Refused(NUL_REFUSED)
     session = PlaySession.objects.select_for_update().select_related("table").get(pk=session_id)
     key = GM if session.table.gm_id == user.pk else key_of(user)
     if key != GM and key not in session.state["actors"]:

@@ -1,13 +1,16 @@
 """Celery tasks of the tarot wizards table: invitations, "asked to act" mails, the daily
 digest of slow tables and the journal entries of a finished session.  Each takes ids,
-is queued through the outbox (the digest by beat), and is idempotent: a row written in
-the same transaction as the send marks it done, so a second run sends nothing."""
+is queued through the outbox (the digest by beat), and is idempotent: a row written once
+the send succeeded marks it done, so a second run sends nothing.  No row is locked while a
+mail server talks: a slow one would make the players' own requests wait for it."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 
 from celery import shared_task
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +22,7 @@ from games.mail.outgoing import absolute, compose, reply_address_of
 from . import services
 from .models import AskMailSent, Member, PlaySession, SessionSeat, TableDigestSent
 
+User = get_user_model()
 RETRY = {"autoretry_for": (OSError, OperationalError), "retry_backoff": 30, "retry_backoff_max": 1800,
          "retry_jitter": True, "max_retries": 6, "soft_time_limit": 60, "time_limit": 90}
 MAIL_LOG_LINES = 12
@@ -59,7 +63,14 @@ def ask_mail_context(seat: SessionSeat, note: str = "") -> dict:
 def deliver_ask_mail(seat_id: int, version: int, *, note: str = "", in_reply_to: str = "", subject: str = "",
                      answer: bool = False) -> str:
     """Mail the seat that the GM asks them to act: their hand numbered, the challenge, the
-    latest of the log (their own view of it) and a reply address for this version."""
+    latest of the log (their own view of it) and a reply address for this version.
+
+    The seat is locked only to read what to send and to record what the mail numbers
+    (``mailed_version``, ``mailed_hand``: a reply is read against them); the mail goes
+    after that commit, and its ``AskMailSent`` row after the send.  A lock held while the
+    mail server talked made the player's own page wait for a slow server.  A failed send
+    records nothing and the task retries; a crash between the send and the row sends
+    again once, never not at all."""
     with transaction.atomic():
         seat = SessionSeat.objects.select_for_update().select_related("session", "session__table", "user").filter(
             pk=seat_id).first()
@@ -72,12 +83,8 @@ def deliver_ask_mail(seat_id: int, version: int, *, note: str = "", in_reply_to:
             return "no longer asked"
         if not answer and session.version != version:
             version = session.version  # asked again meanwhile: the newest hand is the one to number
-        try:
-            with transaction.atomic():
-                AskMailSent.objects.create(seat=seat, version=session.version)
-        except IntegrityError:
-            if not answer:
-                return "already sent"
+        if not answer and AskMailSent.objects.filter(seat=seat, version=session.version).exists():
+            return "already sent"
         seat.mailed_version = session.version
         seat.mailed_hand = list(rules.hand_of(session.state, seat.key))
         seat.save(update_fields=["mailed_version", "mailed_hand"])
@@ -86,12 +93,14 @@ def deliver_ask_mail(seat_id: int, version: int, *, note: str = "", in_reply_to:
         message = compose("wizards/ask", context, [seat.user.email],
                           subject or f"{context['gm']} asks you to act at {session.table.name}",
                           reply_to=[reply_address_of(seat.reply_token, session.version)], headers=headers)
-        try:
-            message.send()
-        except OSError as error:
-            if not answer:
-                raise
-            return f"failed: {error}"
+    try:
+        message.send()
+    except OSError as error:
+        if not answer:
+            raise
+        return f"failed: {error}"
+    with contextlib.suppress(IntegrityError), transaction.atomic():
+        AskMailSent.objects.create(seat=seat, version=session.version)
     return "sent"
 
 
@@ -120,36 +129,38 @@ def send_table_digests() -> int:
 @shared_task(name="wizards.send_table_digest", **RETRY)
 def send_table_digest(user_id: int, day: str) -> str:
     """What happened at each of the user's slow tables since their last digest, as they
-    may see it; nothing new, no mail (and no mark, so a later run may still send)."""
+    may see it; nothing new, no mail (and no mark, so a later run may still send).
+
+    Read, sent, then marked (the day's ``TableDigestSent`` and each seat's
+    ``digested_upto``), with no lock held while the mail server talks: the seats' row locks
+    made the player's own pages wait for a slow server.  A failed send marks nothing and
+    the task retries; the marks only move forward, so a second run adds nothing."""
+    today = dt.date.fromisoformat(day)
+    if TableDigestSent.objects.filter(user_id=user_id, day=today).exists():
+        return "already sent"
+    user = User.objects.filter(pk=user_id).first()
+    if user is None or not user.is_active or not user.email:
+        return "no address"
+    tables, upto = [], {}
+    seats = (SessionSeat.objects.filter(user=user, session__status=PlaySession.Status.LIVE, session__table__slow=True)
+             .select_related("session", "session__table"))
+    for seat in seats:
+        session = seat.session
+        names = services.names_at(session.table, session)
+        lines = [line for line in services.log_lines(session, seat.key, names) if line["n"] >= seat.digested_upto]
+        if lines:
+            tables.append({"session": session, "lines": lines, "link": absolute(session.get_absolute_url()),
+                           "asked": seat.key in session.state["asked"]})
+            upto[seat.pk] = len(session.state["log"])
+    if not tables:
+        return "nothing new"
+    compose("wizards/digest", {"tables": tables, "name": str(user)}, [user.email],
+            "Your tarot wizards tables today").send()
     with transaction.atomic():
-        try:
-            with transaction.atomic():
-                mark = TableDigestSent.objects.create(user_id=user_id, day=dt.date.fromisoformat(day))
-        except IntegrityError:
-            return "already sent"
-        user = mark.user
-        if not user.is_active or not user.email:
-            transaction.set_rollback(True)
-            return "no address"
-        tables = []
-        seats = (SessionSeat.objects.select_for_update()
-                 .filter(user=user, session__status=PlaySession.Status.LIVE, session__table__slow=True)
-                 .select_related("session", "session__table"))
-        for seat in seats:
-            session = seat.session
-            names = services.names_at(session.table, session)
-            upto = seat.digested_upto
-            lines = [line for line in services.log_lines(session, seat.key, names) if line["n"] >= upto]
-            if lines:
-                tables.append({"session": session, "lines": lines, "link": absolute(session.get_absolute_url()),
-                               "asked": seat.key in session.state["asked"]})
-                seat.digested_upto = len(session.state["log"])
-                seat.save(update_fields=["digested_upto"])
-        if not tables:
-            transaction.set_rollback(True)
-            return "nothing new"
-        compose("wizards/digest", {"tables": tables, "name": str(user)}, [user.email],
-                "Your tarot wizards tables today").send()
+        with contextlib.suppress(IntegrityError), transaction.atomic():
+            TableDigestSent.objects.create(user=user, day=today)
+        for seat_id, n in upto.items():
+            SessionSeat.objects.filter(pk=seat_id, digested_upto__lt=n).update(digested_upto=n)
     return f"sent {len(tables)}"
 
 

@@ -150,7 +150,7 @@ def _character_initial(character) -> dict:
         return {"prime": "s"}
     initial = {"name": character.name, "practice_name": character.practice_name, "prime": character.prime,
                "sheet_notes": character.notes, "extra_skills": "\n".join(character.extra_skills)}
-    if character.practice_name in ch.PRACTICES and ch.PRACTICES[character.practice_name] == character.practice:
+    if character.practice_name in ch.PRACTICES:  # its aspects below, as the player kept or changed them
         initial["practice_choice"] = character.practice_name
     initial.update({f"aspect_{s}": a for s, a in character.practice.items()})
     initial.update({f"note_{r['position']}": r.get("note", "") for r in character.spread})

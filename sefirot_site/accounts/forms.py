@@ -5,6 +5,8 @@ from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.contrib.auth import get_user_model
 
+from . import names
+
 
 @cache
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -27,7 +29,11 @@ class ProfileForm(forms.ModelForm):
         widgets = {"turn_mail": forms.RadioSelect}
 
     def clean_display_name(self):
-        return " ".join(self.cleaned_data["display_name"].split())
+        display_name = " ".join(self.cleaned_data["display_name"].split())
+        refused = names.display_name_refused(display_name, self.instance)
+        if refused:
+            raise forms.ValidationError(refused)
+        return display_name
 
 
 class DeleteAccountForm(forms.Form):

@@ -3,6 +3,8 @@ from django.db import models, router
 
 from sefirot_site.prepared import PreparedQuery
 
+from .names import name_key
+
 
 class SiteUserManager(UserManager):
     def get(self, *args, **kwargs):
@@ -37,8 +39,19 @@ class User(AbstractUser):
     turn_mail = models.CharField(max_length=5, choices=TurnMail.choices, default=TurnMail.EACH_TURN)
     # Set for the site's computer players only (games.computer): the bot level they play at.
     computer_level = models.CharField(max_length=20, blank=True, default="")
+    # What the two names read as (accounts.names.name_key), kept by save() so that a name
+    # that only looks like another's is found by one indexed query.
+    username_key = models.TextField(blank=True, default="", db_index=True, editable=False)
+    display_name_key = models.TextField(blank=True, default="", db_index=True, editable=False)
 
     objects = SiteUserManager()
+
+    def save(self, *args, **kwargs):
+        self.username_key, self.display_name_key = name_key(self.username), name_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"username", "display_name"} & set(fields):
+            kwargs["update_fields"] = set(fields) | {"username_key", "display_name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def is_computer(self) -> bool:

@@ -73,14 +73,14 @@ def sweep() -> int:
     """Publish every pending task whose time has come; returns how many were handed over."""
     now = timezone.now()
     due = list(PendingTask.objects.filter(done_at__isnull=True, failed_at__isnull=True, due_at__lte=now)
-               .order_by("due_at").values_list("pk", flat=True)[:SWEEP_BATCH])
+               .order_by("due_at").values_list("pk", "task")[:SWEEP_BATCH])
     handed = 0
-    for pending_id in due:
+    for pending_id, task in due:
         # Pushed on by a lease before publishing, so two sweeps in a row do not publish
         # it twice while the first copy waits in the queue.
         PendingTask.objects.filter(pk=pending_id).update(
             due_at=now + timedelta(seconds=settings.OUTBOX_LEASE_SECONDS))
-        if not publish(pending_id):
+        if not publish(pending_id, task=task):
             # The broker is away: put it back so the next sweep tries straight away.
             PendingTask.objects.filter(pk=pending_id).update(due_at=now)
             break
@@ -93,12 +93,20 @@ def sweep_outbox() -> int:
     return sweep()
 
 
-def publish(pending_id: int) -> bool:
-    """Hand one pending task to the broker; False (and logged) when the broker is away."""
+def route_of(task: str) -> dict:
+    """Where ``task`` is routed: every pending task runs inside ``run_pending``, so Celery's
+    own routing by task name would send them all to the default queue."""
+    return dict((current_app.conf.task_routes or {}).get(task, {}))
+
+
+def publish(pending_id: int, countdown: float = 0, task: str = "") -> bool:
+    """Hand one pending task to the broker (to run ``countdown`` seconds from now), on the
+    queue its ``task`` is routed to (``CELERY_TASK_ROUTES``: seals have one of their own);
+    False (and logged) when the broker is away."""
     try:
         # retry=False: a broker that is down must cost the caller milliseconds, not the
         # publish retry policy's seconds; the sweep is the retry.
-        run_pending.apply_async((pending_id,), retry=False)
+        run_pending.apply_async((pending_id,), countdown=countdown or None, retry=False, **route_of(task))
     except Exception as error:  # noqa: BLE001 - kombu/redis raise many kinds; all mean "not now"
         log.warning("outbox: task %s not handed to the broker (%s); the sweep will", pending_id, error)
         return False

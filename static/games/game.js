@@ -1,13 +1,3 @@
-// The game page: let htmx show the server's answer to a refused move (400 with the
-// engine's message, 409 with the fresh board) instead of treating it as a failure.
-document.addEventListener("htmx:beforeSwap", function (event) {
-  var status = event.detail.xhr.status;
-  if (status === 400 || status === 409) {
-    event.detail.shouldSwap = true;
-    event.detail.isError = false;
-  }
-});
-
 // The history's stepper: ← and → step back and forth, Home and End jump; each key clicks
 // the link marked with it (plain links, so the page works without this too).
 document.addEventListener("keydown", (event) => {
@@ -29,10 +19,11 @@ document.body.addEventListener("turn-count", (event) => {
 });
 
 // A chat line sent empties its box (was an hx-on attribute: htmx runs those through eval,
-// which the Content-Security-Policy forbids).
+// which the Content-Security-Policy forbids).  A refused line (400, swapped as an answer:
+// site.js) stays in its box to be mended.
 document.body.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt;
-  if (event.detail.successful && form instanceof HTMLFormElement && form.hasAttribute("data-reset-after-send")) {
+  if (event.detail.xhr.status < 300 && form instanceof HTMLFormElement && form.hasAttribute("data-reset-after-send")) {
     form.reset();
   }
 });

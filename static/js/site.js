@@ -5,3 +5,68 @@ document.addEventListener("submit", (event) => {
   const question = event.target.getAttribute && event.target.getAttribute("data-confirm");
   if (question && !window.confirm(question)) event.preventDefault();
 }, true);
+
+// htmx and refusals, for every page of the site (issue 38).  A refused request answers
+// 400 (bad input) or 409 (stale: someone moved first), drawn as the region(s) the form
+// updates, with the message in them: htmx swaps it as it swaps any answer, and it is no
+// failure of the page (htmx's default leaves 4xx unswapped and logs an error).  Any
+// other 4xx (an expired session's 403, a 404 for what is gone, a 429) is not drawn for
+// a region, so nothing is swapped: the site's message line says what happened, and the
+// page stays as it was.  A 5xx, or no answer at all, is said there too and stays an
+// error.  Without JavaScript none of this runs: forms post and the whole page answers.
+if (window.htmx) {
+  htmx.config.responseHandling = [
+    { code: "204", swap: false },
+    { code: "[23]..", swap: true },
+    { code: "40[09]", swap: true },
+    { code: "4..", swap: false },
+    { code: "...", swap: false, error: true },
+  ];
+}
+(function () {
+  const said = {
+    403: "That was refused: you may have logged out or in elsewhere. Reload the page and try again.",
+    404: "That is no longer here. Reload the page to see where things stand.",
+    429: "Too many tries in a short time: wait a little, then try again.",
+  };
+  const say = (text) => {
+    const region = document.getElementById("messages");
+    if (!region) return;
+    region.querySelectorAll("[data-htmx-refusal]").forEach((old) => old.remove());
+    if (!text) return;
+    const line = document.createElement("p");
+    line.className = "message message--error";
+    line.setAttribute("role", "alert");
+    line.dataset.htmxRefusal = "";
+    line.textContent = text;
+    region.append(line);
+  };
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status >= 400 && status < 500 && status !== 400 && status !== 409) {
+      say(said[status] || `That was refused (${status}). Reload the page and try again.`);
+    } else if (status >= 500) {
+      say("Something went wrong on the site. Try again in a moment.");
+    } else if (status && event.detail.requestConfig && event.detail.requestConfig.verb !== "get") {
+      say("");  // a form's next answer: what went wrong before is past
+    }
+  });
+  document.addEventListener("htmx:sendError", () => say("The site could not be reached. Check your connection and try again."));
+})();
+
+// A form's answer is swapped into the regions of the page that sent it; were the page's
+// own refresh (a poll's GET) to swap fresh regions in while the form's request is on its
+// way, the form would be gone from the page and its answer, a refusal say, with it (htmx
+// then finds none of its regions).  So while a form sends, refreshes wait: one about to
+// start does not, and one that comes back meanwhile is not swapped; the next poll brings
+// what they would have, and the form's answer is drawn from the fresh state anyway.
+(function () {
+  const sending = () => document.querySelector("form.htmx-request:not([hx-get])") !== null;
+  const refresh = (event) => event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (refresh(event) && sending()) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (refresh(event) && sending()) event.detail.shouldSwap = false;
+  });
+})();

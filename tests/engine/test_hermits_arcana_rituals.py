@@ -143,6 +143,27 @@ def test_ground_discards_a_row_and_the_shift_moves_a_card_before_the_draws():
     assert state["round"] == 2 and state["phase"] == "maneuver"
 
 
+def test_grounding_the_bottom_row_discards_it_dexter_to_sinister_so_its_sinister_most_card_is_on_top():
+    # The text's order for many cards at once ends at the bottom row's sinister-most spot
+    # (table:4), as the Evening's fill does: that card is discarded last, onto the top.
+    table = ["2c", "3c", "4c", "5c", "6s", "7s", "8s", "9s"]
+    state = new(["M2", "M3", "M4", "M5"], table, chance=["Kc", "Qc", "Nc", "Pc"])
+    state = play(state, {"type": "ground", "to": "row:1"})
+    assert state["heap"] == ["9s", "8s", "7s", "6s"] and state["table"][4:] == [None] * 4
+    assert state["log"][-1] == "ground 1 9s,8s,7s,6s"
+
+
+def test_death_returns_the_sinister_most_card_of_a_grounded_bottom_row():
+    state = new(["M13", "M2", "M3", "M4"], ["2c", "3c", "4c", "5c", "6s", "7s", "8s", "9s"],
+                chance=["2w", "3w", "4w", "5w", "6w", "7w", "8w", "9w"])
+    state = ground_round(state, row=1)
+    assert state["table"][4:] == ["5w", "4w", "3w", "2w"]  # filled dexter to sinister
+    state = ground_round(state, row=1)  # the third Morning: Death wakes to a table of numbers
+    assert state["modes"]["M13"] == "fruitless" and "M13" in state["honour"]
+    assert state["chance"][-1] == "5w" and "5w" not in state["heap"]
+    assert state["heap"][-3:] == ["2w", "3w", "4w"]
+
+
 def test_the_opening_deal_fills_the_top_row_left_to_right_and_the_bottom_right_to_left():
     fixed = ["Ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c"]
     state = RULES.new_game(3, 1, {"majors_deck": ["M2", "M3", "M4", "M5"] + [m for m in MAJORS if m not in

@@ -90,10 +90,9 @@ def test_a_day_given_is_not_a_move_and_leaves_the_record_as_it_was(alice, bob, c
     game = play_once(game)
     before = (game.version, game.state, list(Move.objects.filter(game=game).values_list("number", "move")))
     clients[1].post(give_day_url(game))
-    clients[1].post(give_day_url(game))
     game = reload(game)
     assert (game.version, game.state, list(Move.objects.filter(game=game).values_list("number", "move"))) == before
-    assert GameEvent.objects.filter(game=game).count() == 2
+    assert GameEvent.objects.filter(game=game).count() == 1
     replayed = game.rules.replay(game.seed, game.players, game.options,
                                  [(m.seat, m.move) for m in Move.objects.filter(game=game)])
     assert game.rules.dumps(replayed) == game.state
@@ -168,16 +167,34 @@ def test_the_mail_is_sent_once_however_often_the_task_runs(smtp_server, alice, b
     assert len(smtp_server.messages) == 1
 
 
-def test_days_given_in_a_row_make_one_mail_that_counts_them(smtp_server, alice, bob):
+def test_a_second_day_for_the_same_move_is_refused_and_changes_nothing(smtp_server, alice, bob, clients):
+    """One day per move (issue 38): thirty clicks once moved the deadline thirty days and
+    mailed the other player at nearly every one."""
     game = alice_to_act_and_bob_waiting(alice, bob)
-    actions.give_a_day(game.pk, bob)
-    actions.give_a_day(game.pk, bob)
-    first, second = GameEvent.objects.order_by("pk")
-    assert send_day_given_mail(first.pk) == "a later day's mail tells it"
-    assert send_day_given_mail(second.pk) == "sent 1"
+    assert clients[1].post(give_day_url(game)).status_code == 302
+    given = reload(game).deadline
+    assert given == game.deadline + timedelta(days=1)
+
+    refused = clients[1].post(give_day_url(game), seen_hashes(clients[1], game), **HX)
+    assert refused.status_code == 409
+    assert "You already gave a day for this move; one day can be given per move." in refused.content.decode()
+    page = clients[1].post(give_day_url(game), follow=True).content.decode()
+    assert "You already gave a day for this move" in page
+    with pytest.raises(deadlines.ClockRefused):
+        actions.give_a_day(game.pk, bob)
+    assert reload(game).deadline == given
+    (event,) = GameEvent.objects.all()
+    assert give_day_url(game) not in page_of(clients[1], game), "the button is gone for this move"
+
+    assert send_day_given_mail(event.pk) == "sent 1"
     (mail,) = smtp_server.messages
-    assert mail["Subject"].startswith("Bob gave you 2 days more in ")
-    assert local(reload(game).deadline, PARIS) in smtp_server.text(mail)
+    assert mail["Subject"].startswith("Bob gave you a day more in ")
+
+    # The next time alice is to move, bob may give her a day again.
+    game = play_once(play_once(reload(game)))
+    assert clients[1].post(give_day_url(game)).status_code == 302
+    assert reload(game).deadline == game.deadline + timedelta(days=1)
+    assert GameEvent.objects.count() == 2
 
 
 def test_no_mail_once_the_receiver_has_moved_on(smtp_server, alice, bob):

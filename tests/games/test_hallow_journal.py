@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from games import services
+from games.engine.cards import label
 from journal import services as journal
 from journal.models import Entry
 
@@ -57,3 +58,18 @@ def test_each_player_of_a_table_gets_their_own_reading_and_story_and_a_three_slo
         client.force_login(user)
         page = client.get(f"/journal/{entry.pk}/").content.decode()
         assert "Shadows" in page or "Magick" in page or "Monster" in page or not tops
+
+
+def test_a_losers_entry_says_which_majors_they_took_never_that_they_won_them(make_user, alice, bob):
+    users = cast(make_user, alice, bob, 3)
+    game = play_to_the_end(full_table(users, seed=21))
+    reading = game.rules.reading(game.load_state())
+    losers = [s for s in reading["seats"] if s["seat"] not in game.outcome["winners"] and len(s["won"]) > 1]
+    assert losers, "a seat that took Majors and lost the game"
+    for seat in losers:
+        entry = Entry.objects.get(owner=users[seat["seat"]], source_game=game)
+        assert entry.title == "Tarot Hallow, lost"
+        about = entry.reading["sections"][0]["about"]
+        names = [label(c) for c in seat["won"]]
+        assert "You won" not in about
+        assert f"You took {', '.join(names[:-1])} and {names[-1]}." in about

@@ -89,6 +89,47 @@ def test_its_maker_starts_a_table_early_with_the_players_seated(make_user, alice
     assert state == game.rules.new_game(game.seed, 3, game.options)
 
 
+def test_it_refuses_to_let_a_player_who_took_a_seat_cancel_the_table_of_its_maker(make_user, alice, bob,
+                                                                                  outsider_client):
+    """Issue 38: Mallory took an open seat of Alice's table of four, then cancelled it."""
+    mallory = make_user("mallory", display_name="Mallory")
+    game = services.start_game(alice, "tarot_hallow", {}, seats=4, invitees=[bob], seed=4)
+    services.accept_challenge(game.pk, mallory)
+    before = [(s.index, s.user_id, s.status, s.invite_token) for s in game.seats.order_by("index")]
+
+    def unchanged():
+        again = reload(game)
+        return (again.status == Game.Status.INVITED and again.finished_at is None
+                and [(s.index, s.user_id, s.status, s.invite_token) for s in again.seats.order_by("index")] == before)
+
+    with pytest.raises(services.NotYourSeat, match="Only Alice, who made this game, can cancel it") as refused:
+        services.cancel_game(game.pk, mallory)
+    assert refused.value.status == 403 and unchanged()
+    mallory_client = client_of(mallory)
+    assert "Cancel this game" not in page(mallory_client, game)
+    answer = mallory_client.post(reverse("games:cancel", args=[game.pk]), follow=True)
+    assert answer.status_code == 200 and "Only Alice, who made this game, can cancel it." in answer.content.decode()
+    assert unchanged()
+    # Bob, invited and not seated yet, declines rather than cancels; an outsider gets nothing.
+    for client in (client_of(bob), outsider_client):
+        assert client.post(reverse("games:cancel", args=[game.pk])).status_code == 404
+        assert unchanged()
+    alice_client = client_of(alice)
+    assert "Cancel this game" in page(alice_client, game)
+    alice_client.post(reverse("games:cancel", args=[game.pk]))
+    assert reload(game).status == Game.Status.CANCELLED
+
+
+def test_the_maker_of_a_game_for_two_may_withdraw_it_and_the_player_invited_declines_it(alice, bob, bob_client):
+    game = services.start_game(alice, "tarot_hallow", {}, opponent=bob, seed=4)
+    assert bob_client.post(reverse("games:cancel", args=[game.pk])).status_code == 404
+    assert reload(game).status == Game.Status.INVITED
+    services.decline_invitation(game.pk, bob)
+    assert reload(game).status == Game.Status.DECLINED
+    withdrawn = services.start_game(alice, "tarot_hallow", {}, open_challenge=True, seed=4)
+    assert services.cancel_game(withdrawn.pk, alice).status == Game.Status.CANCELLED
+
+
 def test_a_table_cannot_start_early_with_its_maker_alone(alice):
     game = services.start_game(alice, "tarot_hallow", {}, seats=3, seed=8)
     with pytest.raises(services.CannotStart):
@@ -236,6 +277,41 @@ def test_a_rematch_of_a_table_keeps_the_order_and_passes_the_deal_to_the_next_se
     assert [s.status for s in seats] == ["joined", "invited", "invited"]
     # Alice dealt; bob, at her left, deals now: seat 2 of the new table.
     assert again.options["dealer"] == 2 and again.load_state()["dealer"] == 2
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_the_deal_passes_to_the_next_player_at_every_rematch_whoever_asks(make_user, alice, bob, seats):
+    """RULINGS 7: the first game's first seat deals, then the deal passes to the next seat
+    each game; a rematch seats its asker first, so the dealer is named by who sat next."""
+    from .test_hallow_journal import play_to_the_end
+    users = cast(make_user, alice, bob, seats)
+    game = play_to_the_end(full_table(users, seed=21))
+    dealers = [game.seats.get(index=game.load_state()["dealer"]).user]
+    for asker in (users[1], users[0], users[-1]):
+        old = {s.index: s.user for s in game.seats.all()}
+        again = services.rematch(game.pk, asker)
+        for seat in again.seats.filter(status=Seat.Status.INVITED):
+            services.accept_invitation(again.pk, seat.user)
+        again = reload(again)
+        assert again.status == Game.Status.ACTIVE
+        dealer = again.seats.get(index=again.load_state()["dealer"]).user
+        assert dealer == old[(game.load_state()["dealer"] + 1) % seats], f"{asker} asked"
+        dealers.append(dealer)
+        game = play_to_the_end(again)
+    assert dealers == [users[k % seats] for k in range(4)]
+
+
+def test_a_rematch_started_early_keeps_the_deal_with_the_player_it_passed_to(make_user, alice, bob):
+    carol, dave = make_user("carol", display_name="Carol"), make_user("dave", display_name="Dave")
+    # As a rematch makes it: Carol, at seat 2, is to deal; Bob, before her, says no.
+    game = services.start_game(alice, "tarot_hallow", {"dealer": 2}, seats=4, invitees=[bob, carol, dave], seed=6)
+    services.decline_invitation(game.pk, bob)
+    services.accept_invitation(game.pk, carol)
+    services.accept_invitation(game.pk, dave)
+    services.start_with_seated(game.pk, alice)
+    game = reload(game)
+    assert [s.user for s in game.seats.order_by("index")] == [alice, carol, dave]
+    assert game.seats.get(index=game.load_state()["dealer"]).user == carol
 
 
 def test_a_tables_clock_reminds_every_seat_asked_and_pauses_for_one_on_vacation(smtp_server, make_user,

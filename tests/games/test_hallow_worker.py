@@ -39,3 +39,20 @@ def test_the_house_plays_a_seat_left_at_a_table_through_the_worker(celery_worker
     assert rounds_played >= 3, "the house did not play its seat"
     assert Move.objects.filter(game=game, seat=2).count() >= 3
     assert not smtp_server.messages_to("house")  # a computer player is never mailed
+
+
+def test_a_thinking_computer_player_asked_before_the_seats_listed_first_plays_its_card(
+        celery_worker_process, smtp_server, alice, bob):
+    """Issue 38: the searching levels once played their card as the first seat listed, so
+    at a table where the people had not played yet the worker's task failed at every retry
+    and the table stalled."""
+    from games.computer import computer_player
+    game = services.start_game(alice, "tarot_hallow", {}, seats=3, invitees=[bob, computer_player("ismcts")],
+                               seed=0)
+    services.accept_invitation(game.pk, bob)
+    deadline = time.monotonic() + 60
+    while not Move.objects.filter(game=game, seat=2).exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    game = reload(game)
+    assert Move.objects.filter(game=game, seat=2).count() == 1, "the computer did not play its card"
+    assert game.to_act == [0, 1] and game.status == Game.Status.ACTIVE

@@ -102,8 +102,10 @@ def test_the_last_move_is_answered_with_the_played_mail(tally, smtp_server):
 def test_another_players_address_cannot_play_at_the_table(tally, smtp_server, bob):
     outcome = handle_message(mail(tally, "1", sender="bob@example.com"))
     assert outcome.reason == "wrong sender" and tally.total == 0
-    assert "must come from that player's own verified address" in smtp_server.text(
-        smtp_server.wait_for("bob@example.com"))
+    # The seat's player hears of it; its sender, matching no seat here, hears nothing.
+    assert "not one of your account's verified addresses" in smtp_server.text(
+        smtp_server.wait_for("alice@example.com"))
+    assert smtp_server.messages_to("bob@example.com") == []
 
 
 def test_an_old_reply_and_an_unreadable_one_change_nothing(tally, smtp_server):

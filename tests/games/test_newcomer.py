@@ -156,10 +156,10 @@ def test_a_finished_lovers_discourse_page_says_won_or_lost(alice, bob, alice_cli
     game = services.start_game(alice, "lovers_discourse", {"variant": "standard"}, opponent=bob, seed=2)
     services.accept_invitation(game.pk, bob)
     game = finish(game)
-    said = "You won together." if game.outcome.get("winners") else "You lost."
-    for client in (alice_client, bob_client):
+    said = "won together" if game.outcome.get("winners") else "lost together"
+    for client, partner in ((alice_client, "Bob"), (bob_client, "Alice")):
         page = client.get(game_url(game)).content.decode()
-        assert f'<strong class="result">{said}</strong>' in page
+        assert f'<strong class="result">You and {partner} {said}.</strong>' in page
 
 
 def test_a_finished_know_thyself_page_gives_its_score_once_and_the_result(alice, alice_client):

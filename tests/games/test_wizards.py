@@ -155,6 +155,29 @@ def test_a_character_may_record_a_physical_draw_and_bad_cards_are_refused(alice,
     assert character.spread[3]["reversed"] and character.practice_name == "Cartography"
 
 
+def test_aspects_typed_beside_a_practice_of_the_text_are_kept_and_empty_ones_take_its_own(alice, bob,
+                                                                                          bob_client):
+    table = services.create_table(alice, name="Night Market")
+    services.answer_invitation(services.invite(table, alice, "bob"), bob, accept=True)
+    url = reverse("wizards:character", args=[table.pk])
+    response = bob_client.post(url, character_post(practice_choice="Psychic", aspect_s="Sharp tongue",
+                                                   aspect_c="  "))
+    assert response.status_code == 302
+    character = Character.objects.get(owner=bob)
+    assert character.practice_name == "Psychic"
+    assert character.practice == {"s": "Sharp tongue", "w": "Instinct", "c": "Emotion", "p": "Memory"}
+    # The form shows them again as kept, and saving it unchanged keeps them.
+    page = bob_client.get(url).content.decode()
+    assert 'value="Sharp tongue"' in page and '<option value="Psychic" selected>' in page
+    form = re.findall(r'name="(aspect_\w)"[^>]*value="([^"]*)"', page)
+    assert dict(form) == {"aspect_s": "Sharp tongue", "aspect_w": "Instinct", "aspect_c": "Emotion",
+                          "aspect_p": "Memory"}
+    bob_client.post(url, character_post(practice_choice="Psychic", **dict(form)))
+    character.refresh_from_db()
+    assert character.practice["s"] == "Sharp tongue" and character.practice_name == "Psychic"
+    assert "Sharp tongue" in bob_client.get(character.get_absolute_url()).content.decode()
+
+
 def test_the_sheet_prints_as_pdf_and_exports_as_json_for_the_table_only(table, bob, bob_client, alice_client,
                                                                         outsider_client):
     character = Character.objects.get(owner=bob)

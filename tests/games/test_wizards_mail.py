@@ -61,17 +61,19 @@ def test_a_player_casts_by_reply_and_posts_by_reply(celery_worker_process, smtp_
     assert "The ferryman wants paying." in text
     address = reply_address_of(asked)
 
-    # Someone else replying from their own address cannot cast Bob's card.
+    # Someone else replying from their own address cannot cast Bob's card: Bob hears of it,
+    # the sender hears nothing.
     send_by_smtp(receiver.hostname, receiver.port, reply(address, "1", sender="outsider@example.com", quoting=asked))
-    assert "must come from that player's own verified address" in smtp_server.text(
-        smtp_server.wait_for("outsider@example.com"))
+    assert "not one of your account's verified addresses" in smtp_server.text(
+        smtp_server.wait_for("bob@example.com", count=2))
     assert PlaySession.objects.get(pk=session.pk).version == session.version
+    assert smtp_server.messages_to("outsider@example.com") == []
 
     # Bob answers "1" and says what the spell does.
     before_cast = session.version
     mail = reply(address, "1\nA tide of silver coins rises from the river.", sender="bob@example.com", quoting=asked)
     send_by_smtp(receiver.hostname, receiver.port, mail)
-    answer = smtp_server.wait_for("bob@example.com", count=2)
+    answer = smtp_server.wait_for("bob@example.com", count=3)
     assert "Played: cast Ace of Cups" in smtp_server.text(answer)
     session = settled(session.pk, lambda s: s.version > before_cast)
     texts = [e["text"] for e in session.state["log"]]
@@ -83,12 +85,12 @@ def test_a_player_casts_by_reply_and_posts_by_reply(celery_worker_process, smtp_
 
     # Asked again, Bob answers in words: they are posted to the log.
     session = services.act(session.pk, alice, {"type": "ask", "target": bob_key}, session.version)
-    again = smtp_server.wait_for("bob@example.com", count=3)
+    again = smtp_server.wait_for("bob@example.com", count=4)
     assert "1. cast Nine of Wands" in smtp_server.text(again)
     send_by_smtp(receiver.hostname, receiver.port,
                  reply(reply_address_of(again), "I tip my hat to the ferryman and step aboard.",
                        sender="bob@example.com", quoting=again))
-    smtp_server.wait_for("bob@example.com", count=4)
+    smtp_server.wait_for("bob@example.com", count=5)
     session = settled(session.pk, lambda s: s.state["log"][-1]["kind"] == "post")
     assert session.state["log"][-1].get("narration") == "I tip my hat to the ferryman and step aboard.", session.state["log"][-3:]
     assert session.state["asked"] == []
@@ -96,5 +98,5 @@ def test_a_player_casts_by_reply_and_posts_by_reply(celery_worker_process, smtp_
     # An old reply (the first mail's address) is stale: nothing more is played.
     before = session.version
     send_by_smtp(receiver.hostname, receiver.port, reply(address, "2", sender="bob@example.com", quoting=asked))
-    smtp_server.wait_for("bob@example.com", count=5)
+    smtp_server.wait_for("bob@example.com", count=6)
     assert PlaySession.objects.get(pk=session.pk).version == before

@@ -102,3 +102,60 @@ def test_a_seal_the_renderer_refuses_fails_with_a_message_and_a_retry_button(sta
     seal.refresh_from_db()
     assert response.status_code == 200 and 'hx-trigger="every 1s"' in response.content.decode()
     assert seal.status in (Seal.Status.QUEUED, Seal.Status.FAILED)
+
+
+def test_a_seal_whose_worker_was_killed_may_be_asked_for_again_after_a_minute_and_is_drawn_once(
+        celery_worker_process, drawn_entry, alice_client):
+    import datetime as dt
+    import time
+
+    from django.utils import timezone
+
+    from journal.exports import seal_file_path
+    from sefirot_site.outbox.models import PendingTask
+    from sefirot_site.outbox.tasks import sweep
+
+    # What a worker killed (kill -9) mid-drawing leaves behind (tests/site/test_nothing_lost.py
+    # kills one for real): the seal "rendering", and its outbox row claimed by the dead run
+    # until OUTBOX_CLAIM_SECONDS have passed, minutes before the sweep may hand it on.
+    now = timezone.now()
+    seal = make_seal(drawn_entry)
+    Seal.objects.filter(pk=seal.pk).update(status=Seal.Status.RENDERING, attempts=1)
+    lost = PendingTask.objects.create(task=TASK, args=[seal.pk], due_at=now + dt.timedelta(minutes=2),
+                                      published_at=now, running_until=now + dt.timedelta(minutes=2), attempts=1)
+    page_url, retry_url = seal.get_absolute_url(), reverse("journal:seal_retry", args=[drawn_entry.pk, seal.pk])
+
+    # Within the minute: still drawing as far as anyone knows, and asking changes nothing.
+    assert "Drawing the seal" in alice_client.get(page_url).content.decode()
+    alice_client.post(retry_url)
+    assert PendingTask.objects.filter(task=TASK).count() == 1
+
+    # A minute with no news (the task touches the seal at each file): its owner may ask again.
+    Seal.objects.filter(pk=seal.pk).update(updated=timezone.now() - dt.timedelta(seconds=61))
+    page = alice_client.get(page_url).content.decode()
+    assert "longer than it should" in page and "Try again" in page
+
+    assert alice_client.post(retry_url).status_code == 302
+    alice_client.post(retry_url)  # a double click asks once
+    deadline = time.monotonic() + 60
+    while Seal.objects.get(pk=seal.pk).status != Seal.Status.DONE:
+        assert time.monotonic() < deadline, "the seal asked for again was not drawn"
+        time.sleep(0.2)
+
+    # Drawn through the outbox by one new run, with no sweep and the lost run still claimed.
+    seal.refresh_from_db()
+    assert len(seal.files) == len(seal_outputs())
+    runs = PendingTask.objects.filter(task=TASK).exclude(pk=lost.pk)
+    assert runs.count() == 1 and runs.get().done_at is not None
+    assert "Your seal is ready" in alice_client.get(page_url).content.decode()
+
+    # When the sweep hands the lost run on at last, it finds the files drawn and draws none.
+    times = file_times(seal)
+    PendingTask.objects.filter(pk=lost.pk).update(due_at=timezone.now(), running_until=None)
+    sweep()
+    deadline = time.monotonic() + 60
+    while PendingTask.objects.get(pk=lost.pk).done_at is None:
+        assert time.monotonic() < deadline, "the lost run was not run again"
+        time.sleep(0.2)
+    assert PendingTask.objects.get(pk=lost.pk).result == "0"
+    assert file_times(seal) == times and all(seal_file_path(seal, kind) for kind in seal.files)

@@ -32,9 +32,9 @@ def test_a_know_thyself_seal_offers_every_reading_card_with_its_keyword(alice_cl
     form = response.context["form"]
     reading_cards = readings.position_cards(game_entry.reading)
     assert len(reading_cards) == 5  # four Sefira and the obstacle
-    # The suggestion (all five) starts three ticked, two marked: a full form would refuse the next tick.
+    # The suggestion (all five) is marked, three of it ticked: a full form would refuse the next tick.
     assert [c for c in form.choices if form[f"use_{c}"].initial] == reading_cards[:3]
-    assert form.suggested == set(reading_cards[3:])
+    assert form.suggested == reading_cards
     assert all(form[f"word_{c}"].initial == deck.keyword(c) for c in form.choices)
     assert response.context["preview"].startswith("data:image/svg+xml;base64,")
 
@@ -56,7 +56,7 @@ def test_a_know_thyself_reading_that_fits_the_seal_suggests_it_whole_minors_incl
     form = alice_client.get(reverse("journal:seal_new", args=[entry.pk])).context["form"]
 
     assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3"]
-    assert form.suggested == {"M12", "8c"}
+    assert form.suggested == ["M9", "M4", "M3", "M12", "8c"]
 
 
 def test_a_know_thyself_reading_too_big_for_a_seal_defaults_to_its_majors_and_obstacle(alice, alice_client):
@@ -67,7 +67,29 @@ def test_a_know_thyself_reading_too_big_for_a_seal_defaults_to_its_majors_and_ob
     # Seven cards, five places: the Minors resting on the Foundation stay offered, unticked.
     assert form.choices == ["M9", "M4", "M3", "M12", "8c", "4c", "Pp"]
     assert [c for c in form.choices if form[f"use_{c}"].initial] == ["M9", "M4", "M3"]
-    assert form.suggested == {"M12", "Pp"}
+    assert form.suggested == ["M9", "M4", "M3", "M12", "Pp"]
+
+
+def _seal_rows(html: str) -> list[tuple[str, bool, bool]]:
+    """(card name, ticked, marked suggested) for each row of the seal form as the page shows it."""
+    import re
+
+    rows = re.findall(r"<li>\s*<label>(.*?)</label>", html.split('class="seal-rows"')[1].split("</ul>")[0], re.S)
+    return [(re.sub(r"<[^>]+>|\(suggested\)", "", row).strip(), " checked" in row, "(suggested)" in row)
+            for row in rows]
+
+
+def test_the_cards_ticked_on_the_seal_form_are_among_those_it_marks_suggested(alice, alice_client):
+    entry = know_thyself_entry(alice, ["8c", "4c"], obstacle="Pp")
+
+    html = alice_client.get(reverse("journal:seal_new", args=[entry.pk])).content.decode()
+
+    rows = _seal_rows(html)
+    ticked = [name for name, is_ticked, _ in rows if is_ticked]
+    marked = [name for name, _, is_marked in rows if is_marked]
+    assert ticked == ["IX The Hermit", "IV The Emperor", "III The Empress"]
+    assert marked == ticked + ["XII The Hanged Man", "Page of Pentacles"]
+    assert "three of the five marked \u201csuggested\u201d are ticked" in html
 
 
 def test_the_live_preview_is_the_renderers_svg_of_the_chosen_cards_and_words(alice_client, drawn_entry):

@@ -13,8 +13,28 @@ import pytest
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture
+def beat_process(django_db_setup, _smtp_collector, settings):
+    """A real Celery beat on the test database and the site's broker, as runsite starts it."""
+    from tests.conftest import _worker_env
+    from tests.site.test_scheduler import Beat
+
+    beat = Beat("healthz", _worker_env("redis" if settings.REDIS_URL else "filesystem", _smtp_collector))
+    yield beat
+    beat.kill()
+
+
+def healthz_until(client, condition, timeout=60):
+    deadline = time.monotonic() + timeout
+    while True:
+        response = client.get("/healthz")
+        if condition(response) or time.monotonic() > deadline:
+            return response
+        time.sleep(0.5)
+
+
 @pytest.mark.worker
-def test_healthz_is_ok_while_a_worker_beats(client, celery_worker_process):
+def test_healthz_is_ok_while_a_worker_beats(client, celery_worker_process, beat_process):
     from sefirot_site.models import WorkerHeartbeat
 
     # A transactional test's flush may have wiped the row a moment ago: the worker writes
@@ -22,13 +42,41 @@ def test_healthz_is_ok_while_a_worker_beats(client, celery_worker_process):
     deadline = time.monotonic() + 10
     while not WorkerHeartbeat.objects.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
-    response = client.get("/healthz")
+    response = healthz_until(client, lambda response: response.status_code == 200)
 
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["status"] == "ok"
-    assert body["database"]["ok"] and body["broker"]["ok"] and body["worker"]["ok"]
+    assert body["database"]["ok"] and body["broker"]["ok"] and body["worker"]["ok"] and body["schedule"]["ok"]
     assert body["worker"]["workers"] >= 1
+
+
+@pytest.mark.worker
+def test_healthz_answers_503_with_the_reason_when_the_schedule_stopped(client, settings, beat_process):
+    # Issue 38, item 14: beat had died and /healthz still answered 200 while nothing swept
+    # the outbox.  A few of beat's loops, shortened (the site allows a standby beat's
+    # take-over on top).
+    settings.SCHEDULE_LATE_SECONDS = 15  # three of beat's loops of 5 s
+    running = healthz_until(client, lambda response: response.json()["schedule"]["ok"])
+    assert running.json()["schedule"]["ok"], running.json()
+
+    beat_process.kill()
+    response = healthz_until(client, lambda response: not response.json()["schedule"]["ok"])
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "down"
+    assert "the schedule last ran " in body["schedule"]["error"]
+    assert "celery beat is stopped or cannot reach the broker" in body["schedule"]["error"]
+
+
+def test_healthz_says_so_when_the_schedule_never_ran(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["schedule"] == {
+        "ok": False, "ms": response.json()["schedule"]["ms"],
+        "error": "RuntimeError: the schedule has not run since the site started: is celery beat running?"}
 
 
 @pytest.mark.worker

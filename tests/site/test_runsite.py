@@ -137,7 +137,7 @@ def test_the_run_command_starts_web_worker_and_scheduler_and_stops_cleanly(site,
     while processes_with_marker(site.marker) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert processes_with_marker(site.marker) == [], "processes outlived the site"
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "seals", "beat", "mail-in"):
         assert re.search(rf"site +\| {name} stopped \(0\)", site.log()), site.log()
 
 
@@ -148,3 +148,36 @@ def test_it_refuses_to_serve_a_network_with_debug_on(host, settings):
     settings.DEBUG = True
     with pytest.raises(CommandError, match="DEBUG is on"):
         call_command("runsite", "--host", host, "--no-migrate")
+
+
+def test_a_child_that_dies_is_started_again_and_the_site_carries_on(site):
+    # Issue 38, item 14: beat ending on a broker outage stopped web, worker and mail
+    # receiver with it ("beat exited with 1; stopping the others").
+    wait_until_up(site)
+    first_beat = int(re.search(r"started beat \(pid (\d+)\)", site.log()).group(1))
+
+    os.killpg(first_beat, signal.SIGKILL)
+
+    deadline = time.monotonic() + 30
+    while len(re.findall(r"started beat \(pid \d+\)", site.log())) < 2:
+        assert site.poll() is None and time.monotonic() < deadline, site.log()
+        time.sleep(0.2)
+    assert re.search(r"site +\| beat exited with -9; starting it again in 1 s", site.log()), site.log()
+    assert "stopping the others" not in site.log()
+    second_beat = int(re.findall(r"started beat \(pid (\d+)\)", site.log())[-1])
+    assert second_beat != first_beat
+    status, _ = get(site.url + "/")
+    assert status == 200
+    # The new beat runs the schedule: /healthz sees it tick.
+    deadline = time.monotonic() + 60
+    while True:
+        status, body = get(site.url + "/healthz")
+        if status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    assert status == 200, body
+
+    site.send_signal(signal.SIGTERM)
+
+    assert site.wait(60) == 0, site.log()
+    assert re.search(r"site +\| beat stopped \(0\)", site.log()), site.log()

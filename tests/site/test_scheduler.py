@@ -35,6 +35,10 @@ class Beat:
     def has_lock(self) -> bool:
         return "beat: Acquired lock" in self.log()
 
+    def ended(self) -> str:
+        """How beat ended, in its log's words."""
+        return "beat ended: " + " ".join(line for line in self.log().splitlines() if "CRITICAL" in line)
+
     def kill(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)

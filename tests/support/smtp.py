@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import email
 import email.policy
 import re
@@ -21,10 +23,27 @@ class _Collect:
         self.collector = collector
 
     async def handle_DATA(self, server, session, envelope):
+        hold = self.collector._hold_for(envelope.rcpt_tos)
+        if hold is not None:
+            # The whole message is in; the sender now waits for the answer that never comes
+            # until the test lets it (the loop serves other connections meanwhile).
+            hold.arrived.set()
+            while not hold.released.is_set():
+                await asyncio.sleep(0.02)
         # Kept as bytes and parsed when read: the sender waits for this answer, and parsing
         # here (a millisecond a mail) made every send look that much slower (bench/mail.py).
         self.collector._add(envelope.rcpt_tos, envelope.original_content or envelope.content)
         return "250 Message accepted for delivery"
+
+
+class Hold:
+    """Mail to ``address`` held by a slow server: ``arrived`` is set once a sender is stuck
+    waiting for its answer, ``released`` when the server answers."""
+
+    def __init__(self, address: str):
+        self.address = address.lower()
+        self.arrived = threading.Event()
+        self.released = threading.Event()
 
 
 class SmtpCollector:
@@ -36,6 +55,7 @@ class SmtpCollector:
         self._messages: list[tuple[list[str], bytes]] = []
         self._parsed: dict[int, EmailMessage] = {}
         self._arrived = threading.Condition()
+        self._holds: list[Hold] = []
         self._controller = Controller(_Collect(self), hostname=self.host, port=self.port, ready_timeout=30)
 
     def start(self) -> "SmtpCollector":
@@ -44,6 +64,21 @@ class SmtpCollector:
 
     def stop(self) -> None:
         self._controller.stop()
+
+    @contextlib.contextmanager
+    def holding(self, address: str):
+        """A slow mail server for mail to ``address``: each such message is taken whole, and
+        then the sender waits for the server's answer until the ``with`` block ends."""
+        hold = Hold(address)
+        self._holds.append(hold)
+        try:
+            yield hold
+        finally:
+            hold.released.set()
+            self._holds.remove(hold)
+
+    def _hold_for(self, recipients: list[str]) -> Hold | None:
+        return next((h for h in list(self._holds) if h.address in (r.lower() for r in recipients)), None)
 
     def _add(self, recipients: list[str], raw: bytes) -> None:
         with self._arrived:

@@ -40,8 +40,9 @@ class CeleryWorker:
     ping task has made the round trip; ``stop()`` asks for a warm shutdown (SIGTERM) and
     kills the process group only if that does not finish in time.
 
-    Besides the site's queue the worker reads a queue of its own, and ``ping()`` goes
-    there: with several workers on one broker, an answer proves that this one is up."""
+    Besides the site's queues (its default one and the seals') the worker reads a queue of
+    its own, and ``ping()`` goes there: with several workers on one broker, an answer
+    proves that this one is up."""
 
     def __init__(self, *, env: dict[str, str], app: Celery, log_path: Path, name: str):
         self.env = env
@@ -51,13 +52,15 @@ class CeleryWorker:
         self.process: subprocess.Popen | None = None
         self.returncode: int | None = None
         self.queue = env.get("CELERY_QUEUE") or "celery"
+        # Named as sefirot_site.settings.SEAL_QUEUE names it from the same environment.
+        self.seal_queue = env.get("CELERY_SEAL_QUEUE") or f"{self.queue}-seals"
         self.own_queue = f"{name}-own"
 
     def start(self, timeout: float = 120) -> "CeleryWorker":
         command = [
             *celery_command(), "-A", "sefirot_site", "worker",
             "--pool=solo", "--loglevel=INFO", f"--hostname={self.name}@%h",
-            f"--queues={self.queue},{self.own_queue}",
+            f"--queues={self.queue},{self.seal_queue},{self.own_queue}",
             # Nothing to gossip with in a test: skip the chatter and the start-up wait.
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]

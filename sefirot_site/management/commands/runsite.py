@@ -3,8 +3,12 @@
 Runs the migrations, then starts every process of ``sefirot_site.processes`` (web server,
 Celery worker, Celery beat, ...) as children, each with its output prefixed by its name.
 Ctrl-C, SIGTERM or SIGHUP stops them all (SIGTERM, then SIGKILL after a grace period) and
-exits 0 when each stopped cleanly; if one dies by itself, the others are stopped and the
-command exits 1, so a supervisor or a terminal notices.
+exits 0 when each stopped cleanly. A child that dies by itself is started again after a
+pause that doubles with each death in a row (1 s, 2 s, 4 s ... at most a minute), while the
+others carry on: beat ending on a broker outage once took the whole site with it. Only a
+child that cannot stay up at all (``MAX_DEATHS_IN_A_ROW`` deaths, each within
+``STEADY_SECONDS`` of its start: a port in use, a broken setting) stops the site, exiting
+1 so that a supervisor or a terminal notices.
 """
 
 from __future__ import annotations
@@ -23,6 +27,13 @@ from django.core.management.base import BaseCommand, CommandError
 from sefirot_site.processes import SiteProcess, site_processes
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# Restarting a child that died: the first pause, the longest, how long a child must run
+# for its next death to count as a first one again, and how many quick deaths in a row
+# mean it cannot start at all.
+FIRST_PAUSE_SECONDS = 1.0
+LONGEST_PAUSE_SECONDS = 60.0
+STEADY_SECONDS = 60.0
+MAX_DEATHS_IN_A_ROW = 5
 
 
 class Supervisor:
@@ -31,6 +42,9 @@ class Supervisor:
         self.out = out
         self.grace = grace
         self.children: dict[str, subprocess.Popen] = {}
+        self.started_at: dict[str, float] = {}
+        self.deaths_in_a_row: dict[str, int] = {}
+        self.restart_at: dict[str, float] = {}  # children waiting out their pause
         self.stop_requested = threading.Event()
         self.write_lock = threading.Lock()
         self.width = max(len(p.name) for p in processes)
@@ -47,36 +61,68 @@ class Supervisor:
 
     def start(self) -> None:
         for process in self.processes:
-            child = subprocess.Popen(
-                process.argv,
-                cwd=settings.BASE_DIR,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                # A process group of its own: Ctrl-C in the terminal reaches only this
-                # supervisor, which then stops the children in order, and a child's own
-                # children (gunicorn and Celery pool workers) can be found and ended too.
-                start_new_session=True,
-            )
-            self.children[process.name] = child
-            threading.Thread(target=self._pump, args=(process.name, child.stdout), daemon=True).start()
-            self.say("site", f"started {process.name} (pid {child.pid})")
+            self.start_one(process)
+
+    def start_one(self, process: SiteProcess) -> None:
+        child = subprocess.Popen(
+            process.argv,
+            cwd=settings.BASE_DIR,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            # A process group of its own: Ctrl-C in the terminal reaches only this
+            # supervisor, which then stops the children in order, and a child's own
+            # children (gunicorn and Celery pool workers) can be found and ended too.
+            start_new_session=True,
+        )
+        self.children[process.name] = child
+        self.started_at[process.name] = time.monotonic()
+        threading.Thread(target=self._pump, args=(process.name, child.stdout), daemon=True).start()
+        self.say("site", f"started {process.name} (pid {child.pid})")
 
     def run(self) -> int:
         previous = {sig: signal.signal(sig, self._on_signal) for sig in STOP_SIGNALS}
         try:
             self.start()
-            died = None
+            given_up = None
             while not self.stop_requested.wait(0.2):
-                died = next((name for name, child in self.children.items() if child.poll() is not None), None)
-                if died:
-                    self.say("site", f"{died} exited with {self.children[died].returncode}; stopping the others")
+                given_up = self.look_after_children()
+                if given_up:
                     break
             clean = self.stop()
-            return 1 if died or not clean else 0
+            return 1 if given_up or not clean else 0
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+    def look_after_children(self) -> str | None:
+        """Start again each child that died, once its pause is over; returns the name of
+        one that cannot stay up, if any."""
+        now = time.monotonic()
+        for process in self.processes:
+            name = process.name
+            if name in self.restart_at:
+                if now >= self.restart_at[name] and not self.stop_requested.is_set():
+                    del self.restart_at[name]
+                    self.start_one(process)
+                continue
+            child = self.children[name]
+            if child.poll() is None:
+                continue
+            # What it left behind (gunicorn's workers still holding the port, a pool
+            # worker) goes with it, before another takes its place.
+            _kill_group(child.pid, signal.SIGKILL)
+            if now - self.started_at[name] >= STEADY_SECONDS:
+                self.deaths_in_a_row[name] = 0
+            deaths = self.deaths_in_a_row[name] = self.deaths_in_a_row.get(name, 0) + 1
+            if deaths > MAX_DEATHS_IN_A_ROW:
+                self.say("site", f"{name} exited with {child.returncode}, {deaths} times in a row within "
+                                 f"{STEADY_SECONDS:.0f} s of starting; stopping the others")
+                return name
+            pause = min(FIRST_PAUSE_SECONDS * 2 ** (deaths - 1), LONGEST_PAUSE_SECONDS)
+            self.say("site", f"{name} exited with {child.returncode}; starting it again in {pause:.0f} s")
+            self.restart_at[name] = now + pause
+        return None
 
     def _on_signal(self, signum, frame) -> None:
         if not self.stop_requested.is_set():
@@ -84,12 +130,14 @@ class Supervisor:
         self.stop_requested.set()
 
     def stop(self) -> bool:
-        """SIGTERM every child, wait, SIGKILL what is left. True if all exited with 0."""
-        for child in self.children.values():
+        """SIGTERM every child, wait, SIGKILL what is left. True if all that were running
+        exited with 0 (one that had died and waited to start again is not asked)."""
+        running = {name: child for name, child in self.children.items() if name not in self.restart_at}
+        for child in running.values():
             if child.poll() is None:
                 child.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + self.grace
-        for name, child in self.children.items():
+        for name, child in running.items():
             try:
                 child.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
@@ -99,7 +147,7 @@ class Supervisor:
             # Whatever the leader left behind in its group (it should have reaped them).
             _kill_group(child.pid, signal.SIGKILL)
             self.say("site", f"{name} stopped ({child.returncode})")
-        return all(child.returncode == 0 for child in self.children.values())
+        return all(child.returncode == 0 for child in running.values())
 
 
 def _kill_group(pgid: int, sig: int) -> None:
