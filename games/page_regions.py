@@ -1,8 +1,9 @@
 """The game page's regions: what the page is drawn from, what it holds of what it shows,
 and which regions and parts of it an answer draws and sends.  The views
-(``games.views``, ``games.clocks.views``, ``games.computer.views``) call three things
-here: ``game_context`` (what the page and every region are drawn from), then
-``render_page`` (the whole page) or ``regions_response`` (an htmx answer).
+(``games.views``, ``games.clocks.views``, ``games.computer.views``) call
+``game_context`` (what the page and every region are drawn from), then ``render_page``
+(the whole page) or ``regions_response`` (an htmx answer); the poll's view compares the
+page's stamp with ``poll_stamp``.
 
 The protocol between the page and the server:
 
@@ -38,17 +39,20 @@ The protocol between the page and the server:
   history page keeps the whole record.  Each entry's token names it (``181_9f2c…``, or
   only its digest after the move before it: ``_log_token``), so an answer deletes the
   entries gone out of the window, draws again those whose words or time changed, and
-  appends the new ones (``_log_changes``); it sends the whole log when an entry came
-  before one the page keeps, or when redrawing most of it would cost more.
+  appends the new ones (``_log_changes``); it sends the whole log when the page holds
+  another frame, when an entry came before one the page keeps, or when redrawing most
+  of its entries would cost more.
 - **Polls and moves.**  Every open page polls ``games:version`` with its stamp
-  (``poll_stamp``: the version, the status, the newest chat line, the deadline and the
-  newest clock event), every 3 s while someone else is to act, slower on one's own turn:
-  a 204 while nothing changed (with the count of games waiting for the player); else an
+  (``poll_stamp``: the version, the status, the newest chat line, the clock's deadline,
+  the newest event: a day given, a seat taken over), every 3 s while someone else is to
+  act or the game has not begun, every 5 or 20 s on one's own turn.  The answer is a 204 while
+  nothing changed (with the count of games waiting for the player), else an
   ``HX-Trigger: game-changed``, on which the page asks for itself by htmx, digests
   included, and gets back the regions that changed like any answer.  A move's answer is
-  drawn from the game ``services.submit_move`` returned, loaded once under its lock, and
-  with the log's default window that statement also read the newest moves; while the
-  seat is still asked to act it brings no new count of waiting games (no query for it).
+  drawn from the game ``services.submit_move`` returned, loaded once under its lock (with
+  the log's default window, the newest moves come back from the statement that wrote the
+  move); while the seat is still asked to act it brings no new count of waiting games
+  (no query for it).
 - **What stays constant in cost.**  A move late in a long game costs what an early one
   does, in queries, time and bytes: the log's window is fixed, the growing regions are
   sent in parts, each value of the presentation is read with ``repr`` once per answer
@@ -91,7 +95,8 @@ from sefirot_site.prepared import PreparedQuery
 REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll")
 
 
-# The status of the unsaved seat of a player who left (never stored): read-only.
+# The status of the unsaved seat of a player who left (never stored): read-only.  Made by
+# views.get_game_for; the page drawn for it offers no move, no chat and no clock.
 LEFT = "left"
 
 
