@@ -69,7 +69,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 GAMES_PER_PLAYER = 40
-# The digests of the regions a page holds (games.views.region_inputs), sent back by htmx.
+# The digests of the regions a page holds (games.page_regions.region_inputs), sent back by htmx.
 SEEN = re.compile(r'name="(seen_\w+)" value="([\w.]+)"')
 # A long game: Lovers' Discourse with every variation, seed 112, played with random.Random(112)
 # choosing seat and move, lasts 204 moves.

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services
 from games.clocks import actions, deadlines
-from games.views import game_context, get_game_for, regions_response
+from games.page_regions import game_context, regions_response
+from games.views import get_game_for
 
 # --- vacation ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from games import page_regions
 from games import views as game_views
 
 from .advice import NoAdvice, hint_for, offers_advice, request_review
@@ -23,10 +24,10 @@ def hint(request, game_id):
         notice = hint_for(game, seat)
     except NoAdvice as refusal:
         status, message = 400, refusal.message
-    context = game_views.game_context(request, game, seat, notice=notice, message=message)
+    context = page_regions.game_context(request, game, seat, notice=notice, message=message)
     if request.htmx:
-        return game_views.regions_response(request, context, status=status)
-    return game_views.render_page(request, context, status=status)
+        return page_regions.regions_response(request, context, status=status)
+    return page_regions.render_page(request, context, status=status)
 
 
 @login_required

@@ -18,7 +18,7 @@ from django.urls import reverse
 from bench.web import LONG_GAME, long_game_moves
 from games import services
 from games.models import ChatMessage, Game, Seat
-from games.views import LOG_WINDOW, REGIONS
+from games.page_regions import LOG_WINDOW, REGIONS
 
 from .conftest import play_random_moves, reload
 
@@ -233,7 +233,7 @@ def test_the_poll_asks_at_most_four_queries(alice_client, bob_client, alice, bob
     alice_client.get(url("version", duel) + "?v=x")  # the first poll in ten seconds writes seen_at
     with django_assert_max_num_queries(4):
         assert alice_client.get(url("version", duel) + "?v=x").status_code == 200
-    stamp = __import__("games.views", fromlist=["poll_stamp"]).poll_stamp(reload(duel))
+    stamp = __import__("games.page_regions", fromlist=["poll_stamp"]).poll_stamp(reload(duel))
     with django_assert_max_num_queries(4):
         assert alice_client.get(url("version", duel) + f"?v={stamp}").status_code == 204
 
@@ -410,7 +410,7 @@ def test_a_move_late_in_a_long_game_sends_no_more_bytes_than_early_on(alice, bob
 @pytest.mark.parametrize("seconds", [0.3, 1.5, 30.5, 90, 45.5 * 60, 61 * 60, 5.5 * 3600, 3 * 86400 + 7200, 40 * 86400])
 @pytest.mark.parametrize("language", ["en-gb", "de"])
 def test_the_log_says_how_long_ago_as_naturaltime_does(seconds, language):
-    """The log's "3 minutes ago" is remembered by its words and count (views.ago) rather
+    """The log's "3 minutes ago" is remembered by its words and count (page_regions.ago) rather
     than made by naturaltime each time: the same words, past or future, in any language.
     Each time is mid-way in its unit, so the moment between the two readings of the
     clock cannot carry it over into the next."""
@@ -419,7 +419,7 @@ def test_the_log_says_how_long_ago_as_naturaltime_does(seconds, language):
     from django.contrib.humanize.templatetags.humanize import naturaltime
     from django.utils import timezone, translation
 
-    from games.views import ago
+    from games.page_regions import ago
 
     with translation.override(language):
         for sign in (1, -1):

@@ -79,7 +79,7 @@ def test_a_part_drawn_in_python_is_the_html_the_template_drew(tag, values, statu
     if tag == "log_earlier_link_html":
         context.pop("earlier_label")  # the log's own link has no label of its own
     loads = "{% load cached_url card_html game_parts %}"
-    # Numbers as the game page draws them (views._drawing): plain digits.
+    # Numbers as the game page draws them (page_regions._drawing): plain digits.
     template_drew = Template(loads + TEMPLATES[tag]).render(Context(context, use_l10n=False))
     python_drew = Template(loads + "{% " + tag + " %}").render(Context(context, use_l10n=False))
     assert python_drew == template_drew

@@ -22,7 +22,7 @@ from games.engine.cards import CARDS
 from games.mail.outgoing import turn_context
 from games.mail.tasks import deliver_turn_mail, send_reveal_mail
 from games.models import GameEvent, Move
-from games.views import poll_stamp
+from games.page_regions import poll_stamp
 from sefirot_site.accounts.services import delete_account
 from sefirot_site.outbox.models import PendingTask
 

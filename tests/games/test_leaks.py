@@ -15,7 +15,7 @@ from games import services
 from games.engine import RULES
 from games.engine.cards import CARDS
 from games.presenters import visible_cards
-from games.views import REGIONS
+from games.page_regions import REGIONS
 
 from .conftest import move_forms, pick_links, play_random_moves, reload, site_seat_counts
 

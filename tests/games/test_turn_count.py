@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import services
 from games.models import Game
 from games.turns import turn_count
-from games.views import poll_stamp
+from games.page_regions import poll_stamp
 
 from .mail_helpers import solo_game, two_player_game
 
