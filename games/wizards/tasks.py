@@ -151,8 +151,10 @@ def send_table_digest(user_id: int, day: str) -> str:
     user = User.objects.filter(pk=user_id).first()
     if user is None or not user.is_active or not user.email:
         return "no address"
-    if user.turn_mail == User.TurnMail.NEVER or user.mail_undeliverable:
-        return "the player wants no mail" if user.turn_mail == User.TurnMail.NEVER else "the address bounced"
+    if user.turn_mail == User.TurnMail.NEVER:  # what "stop all mail about your turns" sets
+        return "the player wants no mail"
+    if user.mail_undeliverable:
+        return "the address bounced"
     muted = set(Member.objects.filter(user=user, mail_muted=True).values_list("table_id", flat=True))
     tables, upto = [], {}
     seats = (SessionSeat.objects.filter(user=user, session__status=PlaySession.Status.LIVE, session__table__slow=True)
