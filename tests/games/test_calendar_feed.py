@@ -155,3 +155,23 @@ def test_a_game_that_ended_leaves_the_calendar(client, alice, bob):
     services.resign(game.pk, alice)
     assert reload(game).status == Game.Status.FINISHED
     assert events(read_feed(client, feed_address(alice))) == []
+
+
+def test_at_a_table_of_three_it_names_everyone_asked_and_who_waits(client, alice, bob, make_user):
+    from .hallow_helpers import cast, full_table
+
+    alice, bob, carol = cast(make_user, alice, bob, 3)
+    game = full_table([alice, bob, carol], time_control=3)
+    assert len(game.to_act) >= 2, "cards are played face down at once"
+    summaries = {}
+    for user in (alice, bob, carol):
+        (event,) = events(read_feed(client, feed_address(user)))
+        summaries[user.username] = (str(event["SUMMARY"]), str(event["DESCRIPTION"]))
+    asked = [s for s in game.seats.select_related("user") if s.index in game.to_act]
+    first = asked[0].user
+    others = [s.user.display_name or s.user.username for s in asked[1:]]
+    summary, description = summaries[first.username]
+    assert summary.startswith("Your move in Tarot Hallow with ")
+    assert all(name in description for name in others) and "must also act by then" in description
+    for text, _ in summaries.values():
+        assert "seat" not in text.lower() and "None" not in text

@@ -26,7 +26,7 @@ from games.wizards.models import Member
 from games.wizards.tasks import deliver_ask_mail, send_table_digest
 
 from .conftest import reload
-from .mail_helpers import send_by_smtp, solo_game, two_player_game
+from .mail_helpers import solo_game, two_player_game
 from .wizards_helpers import make_table, stack
 
 
@@ -183,7 +183,6 @@ def test_an_unsubscribe_address_made_up_or_altered_finds_nothing(client, alice, 
             response = method(reverse("mail:unsubscribe", args=[bad]))
             assert response.status_code == 404, bad
     assert not Seat.objects.filter(mail_muted=True).exists()
-    assert not Seat.objects.filter(mail_muted=True).exists()
 
 
 # --- mail that bounces for good ------------------------------------------------------------
@@ -331,3 +330,17 @@ def test_the_worker_stops_mailing_an_address_refused_for_good_instead_of_retryin
         time.sleep(0.05)
     assert not PendingTask.objects.filter(done_at__isnull=True).exists(), "done, not left to retry"
     assert smtp_server.messages_to("alice@example.com") == []
+
+
+@pytest.mark.django_db
+def test_a_bounce_report_piped_in_by_the_mail_server_counts_too(alice):
+    """``manage.py ingest_mail`` behind a ``bounces:`` alias: no envelope recipient is
+    passed, the mail server's X-Original-To names the bounce address."""
+    from games.mail.inbound import handle_message
+
+    bounce_to = bounces.bounce_address(alice)
+    raw = b"X-Original-To: " + bounce_to.encode() + b"\r\n" + report("bounces@sefirot.localhost", "alice@example.com")
+    outcome = handle_message(raw, envelope_from="")
+    assert outcome.status == "bounced", outcome
+    alice.refresh_from_db()
+    assert alice.mail_undeliverable
