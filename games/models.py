@@ -154,6 +154,9 @@ class Seat(models.Model):
     seen_at = models.DateTimeField(null=True, blank=True)
     # Set when the invitation mail went out, so a retried task never mails twice.
     invitation_mailed_at = models.DateTimeField(null=True, blank=True)
+    # The player unsubscribed from this game's mail (a turn mail's List-Unsubscribe link:
+    # games.mail.etiquette); their other games still mail them.
+    mail_muted = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index"]

@@ -28,7 +28,10 @@ Mail:
                       ``messages``, ``messages_to(address)``, ``clear()``,
                       ``text(message)``, ``links(message)`` and ``holding(address)``
                       (a slow server: mail to that address waits for the server's
-                      answer until the ``with`` block ends). Requesting it switches
+                      answer until the ``with`` block ends), ``refusing(address,
+                      at="RCPT")`` (a mailbox gone: a 550 to its RCPT, or with
+                      at="DATA" a 554 after the message; each message read keeps
+                      its envelope sender in a Return-Path). Requesting it switches
                       Django to the SMTP backend pointed at it. The Celery worker below
                       always sends to this same server.
 

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.clocks import deadlines
+from games.mail import bounces
 from games.mail.outgoing import day_given_mail, reminder_mail
 from games.mail.tasks import RETRY
 from games.models import Game, GameEvent, Seat
@@ -55,10 +56,11 @@ def send_deadline_reminder(game_id: int, deadline: str) -> str:
         return "already reminded"
     seats = [seat for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED)
              if seat.index in game.to_act and seat.user is not None and seat.user.email
-             and seat.user.is_active and seat.user.turn_mail != User.TurnMail.NEVER]
+             and seat.user.is_active and seat.user.turn_mail != User.TurnMail.NEVER
+             and not seat.mail_muted and not seat.user.mail_undeliverable]
     for seat in seats:
         seat.game = game
-        reminder_mail(seat).send()
+        bounces.send(reminder_mail(seat), seat.user)
     Game.objects.filter(pk=game.pk, deadline=game.deadline).update(reminded_deadline=game.deadline)
     return f"reminded {len(seats)}"
 
@@ -83,11 +85,12 @@ def send_day_given_mail(event_id: int) -> str:
         sent = 0
         for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED, index__in=event.to_seats):
             user = seat.user
-            if user is None or not user.is_active or not user.email or user.turn_mail == User.TurnMail.NEVER:
+            if user is None or not user.is_active or not user.email or user.turn_mail == User.TurnMail.NEVER \
+                    or seat.mail_muted or user.mail_undeliverable:
                 continue
             seat.game = game
-            day_given_mail(seat, event).send()  # a failure rolls the mark back and the task retries
-            sent += 1
+            # A failure rolls the mark back and the task retries; a bounce does not.
+            sent += bounces.send(day_given_mail(seat, event), user)
         event.mailed_at = timezone.now()
         event.save(update_fields=["mailed_at"])
     return f"sent {sent}"

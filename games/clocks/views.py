@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import services
-from games.clocks import actions, deadlines
+from games.clocks import actions, calendar, deadlines
 from games.page_regions import game_context, regions_response
 from games.views import get_game_for
 
@@ -33,6 +36,24 @@ def vacation(request):
             messages.error(request, error.message)
         return redirect("clocks:vacation")
     return render(request, "games/vacation.html", {"status": deadlines.vacation_status(request.user)})
+
+
+# --- the calendar of deadlines -------------------------------------------------------------
+
+
+@require_safe
+def calendar_feed(request, user_id: int, token: str):
+    """The player's deadlines as iCalendar, for a calendar app: no login, the token in the
+    address is the key (compared in constant time); a wrong or renewed one finds nothing."""
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not constant_time_compare(user.calendar_token, token):
+        raise Http404("No such calendar: its address may have been renewed.")
+    response = HttpResponse(calendar.feed(user, timezone.now()), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="sefirot-deadlines.ics"'
+    # Private to whoever holds the address: no shared cache keeps it, no search engine lists it.
+    response["Cache-Control"] = "private, max-age=300"
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 # --- give the other player a day ---------------------------------------------------------

@@ -39,7 +39,7 @@ from django_ratelimit.core import get_usage
 
 from games.engine import IllegalMove
 from games.mail import game_seats  # noqa: F401  (registers the site's games as a kind of table)
-from games.mail import tables
+from games.mail import bounces, tables
 from games.mail.outgoing import answer_mail, compose, from_address, parse_reply_address
 from games.mail.tables import MailSeat, NumberedMove
 
@@ -97,12 +97,17 @@ def is_automatic(message: EmailMessage, envelope_from: str | None) -> bool:
     return any(message.get(h) for h in ("X-Autoreply", "X-Autorespond", "List-Id", "X-Auto-Response-Suppress"))
 
 
-def reply_target(message: EmailMessage, recipients: list[str] | tuple[str, ...] = ()) -> tuple[str, int] | None:
-    """(seat token, version) from the first of our reply addresses the message was sent to."""
+def addressed_to(message: EmailMessage, recipients: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The addresses a message was sent to: the envelope's first, then its headers'."""
     addresses = list(recipients)
     for header in RECIPIENT_HEADERS:
         addresses += [address for _, address in getaddresses([str(v) for v in message.get_all(header, [])])]
-    for address in addresses:
+    return addresses
+
+
+def reply_target(message: EmailMessage, recipients: list[str] | tuple[str, ...] = ()) -> tuple[str, int] | None:
+    """(seat token, version) from the first of our reply addresses the message was sent to."""
+    for address in addressed_to(message, recipients):
         found = parse_reply_address(address)
         if found:
             return found
@@ -227,6 +232,11 @@ def handle_message(raw: bytes, *, envelope_from: str | None = None,
     except Exception:  # a message the parser cannot read at all: nobody to answer
         log.warning("inbound mail: unreadable message of %d bytes", len(raw))
         return Outcome("ignored", "unreadable message")
+    bounce_to = [address for address in addressed_to(message, recipients) if bounces.parse_bounce_address(address)]
+    if bounce_to:
+        # A bounce report for mail we sent (to its envelope sender: games.mail.bounces),
+        # from a mail server's null sender: read before the robot check below drops it.
+        return Outcome(*bounces.read_report(message, bounce_to))
     if not sender or "@" not in sender:
         return Outcome("ignored", "no sender")
     if not sender.isprintable() or len(sender) > 254:
@@ -296,6 +306,9 @@ class Reply:
     def _send(self, message) -> None:
         # The move (or refusal) stands whether or not the answer gets out; a mail server
         # that is down must not make the sender's server retry a move already played.
+        if any(bounces.address_stopped(address) for address in message.to):
+            log.info("inbound mail: no answer to an address that bounced")
+            return
         try:
             message.send()
         except OSError:

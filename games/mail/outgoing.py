@@ -31,6 +31,8 @@ from games import services
 from games.engine import cards as card_data
 from games.engine.words import for_reader, log_sentence, shared_result
 from games.engine import get_rules
+from games.mail.bounces import bounce_address
+from games.mail.etiquette import Unsubscribe, about_all, about_seat
 from games.mail.tables import NumberedMove
 from games.models import Game, GameEvent, Seat
 
@@ -225,21 +227,30 @@ def preferences_link() -> str:
 
 
 def compose(template: str, context: dict, to: list[str], subject: str, *, reply_to: list[str] | None = None,
-            headers: dict | None = None, auto: str = "auto-generated") -> EmailMultiAlternatives:
+            headers: dict | None = None, auto: str = "auto-generated",
+            unsubscribe: Unsubscribe | None = None) -> EmailMultiAlternatives:
     """A text + HTML mail from ``games/mail/<template>.txt`` and ``.html``.
 
     ``Auto-Submitted`` tells well-behaved auto-responders not to answer, which keeps the
-    site and a holiday reply from mailing each other forever.
+    site and a holiday reply from mailing each other forever.  ``unsubscribe`` (a mail
+    about the player's turns, to their account's address: ``games.mail.etiquette``) adds
+    the one-click unsubscribe headers and footer links, and sends it from the player's
+    own bounce address, so a bounce report names them (``games.mail.bounces``).
     """
-    context = {**context, "SITE_URL": settings.SITE_URL, "preferences_link": preferences_link()}
+    context = {**context, "SITE_URL": settings.SITE_URL, "preferences_link": preferences_link(),
+               "unsubscribe": unsubscribe.links if unsubscribe else []}
     message = EmailMultiAlternatives(
         subject=subject,
         body=render_to_string(f"games/mail/{template}.txt", context),
         to=to,
         reply_to=reply_to or [],
         headers={"Auto-Submitted": auto, "Message-ID": make_msgid(domain=settings.MAIL_DOMAIN),
-                 **(headers or {})},
+                 **(unsubscribe.headers if unsubscribe else {}), **(headers or {})},
     )
+    if unsubscribe is not None:
+        # The envelope sender (where reports go); the From header stays the site's.
+        message.from_email = bounce_address(unsubscribe.user)
+        message.extra_headers["From"] = settings.DEFAULT_FROM_EMAIL
     message.attach_alternative(render_to_string(f"games/mail/{template}.html", context), "text/html")
     return message
 
@@ -343,7 +354,7 @@ def turn_mail(seat: Seat, *, note: str = "", in_reply_to: str = "", subject: str
         return answer_mail(seat.user.email, subject or turn_subject(seat.game, seat), "turn", context,
                            in_reply_to=in_reply_to, reply_to=[context["reply_address"]])
     return compose("turn", context, [seat.user.email], turn_subject(seat.game, seat),
-                   reply_to=[context["reply_address"]])
+                   reply_to=[context["reply_address"]], unsubscribe=about_seat(seat))
 
 
 def revealed_now(game: Game) -> bool:
@@ -363,14 +374,14 @@ def reveal_mail(seat: Seat) -> EmailMultiAlternatives:
     game = seat.game
     return compose("reveal", context, [seat.user.email],
                    f"Cards revealed in {game.title}" + (f" with {context['opponents']}" if context["opponents"] else "")
-                   + f" (game {game.pk})")
+                   + f" (game {game.pk})", unsubscribe=about_seat(seat))
 
 
 def digest_mail(user, seats: list[Seat]) -> EmailMultiAlternatives:
     turns = [turn_context(seat) for seat in seats]
     count = len(turns)
     subject = f"{count} game{'s' if count != 1 else ''} waiting for your move"
-    return compose("digest", {"user": user, "turns": turns}, [user.email], subject)
+    return compose("digest", {"user": user, "turns": turns}, [user.email], subject, unsubscribe=about_all(user))
 
 
 def reminder_mail(seat: Seat) -> EmailMultiAlternatives:
@@ -382,7 +393,7 @@ def reminder_mail(seat: Seat) -> EmailMultiAlternatives:
     context["forfeits"] = any(m.move == {"type": "forfeit"} for m in context["moves"])
     return compose("reminder", context, [seat.user.email],
                    f"Time is running out: {turn_subject(seat.game, seat)}",
-                   reply_to=[context["reply_address"]])
+                   reply_to=[context["reply_address"]], unsubscribe=about_seat(seat))
 
 
 def game_over_mail(seat: Seat) -> EmailMultiAlternatives:
@@ -396,7 +407,8 @@ def game_over_mail(seat: Seat) -> EmailMultiAlternatives:
         "reason": game.end_reason or (game.outcome or {}).get("reason", ""),
         "link": absolute(game.get_absolute_url()),
     }
-    return compose("game_over", context, [seat.user.email], f"{game.title} (game {game.pk}) has ended")
+    return compose("game_over", context, [seat.user.email], f"{game.title} (game {game.pk}) has ended",
+                   unsubscribe=about_seat(seat))
 
 
 def day_given_mail(seat: Seat, event: GameEvent) -> EmailMultiAlternatives:
@@ -410,7 +422,7 @@ def day_given_mail(seat: Seat, event: GameEvent) -> EmailMultiAlternatives:
         "link": absolute(game.get_absolute_url()),
     }
     subject = f"{giver} gave you {'a day' if days == 1 else f'{days} days'} more in {game.title} (game {game.pk})"
-    return compose("day_given", context, [seat.user.email], subject)
+    return compose("day_given", context, [seat.user.email], subject, unsubscribe=about_seat(seat))
 
 
 def _threading(in_reply_to: str) -> dict:

@@ -23,7 +23,7 @@ from sefirot_site.prepared import PreparedQuery
 # prepared query takes whole numbers, not the list of seats.
 _SEATS_MAILED_EACH_TURN = PreparedQuery(
     lambda game_id: Seat.objects.filter(
-        game_id=game_id, status=Seat.Status.JOINED,
+        game_id=game_id, status=Seat.Status.JOINED, mail_muted=False,
         user__is_active=True, user__turn_mail=get_user_model().TurnMail.EACH_TURN,
     ).order_by("index").values_list("pk", "index"), 1)
 

@@ -1,6 +1,7 @@
 """The inbound SMTP receiver: a real mail server (aiosmtpd) for replies to turn mail.
 
-It accepts mail only for reply addresses of ``MAIL_DOMAIN``, hands each message to
+It accepts mail only for reply addresses of ``MAIL_DOMAIN`` (and its bounce addresses,
+where reports of mail that could not be delivered come back: ``bounces``), hands each message to
 ``games.mail.inbound.handle_message`` in a worker thread (the ORM is synchronous), and answers
 the sending server only after the move was played or refused, so a message is never
 acknowledged and then lost.  An unexpected error answers 451, which makes the sending
@@ -20,7 +21,7 @@ from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from games.mail import inbound
+from games.mail import bounces, inbound
 from games.mail.outgoing import parse_reply_address
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,8 @@ class ReplyHandler:
     """aiosmtpd hooks: refuse foreign recipients at RCPT, handle the message at DATA."""
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if parse_reply_address(parseaddr(address)[1]) is None:
+        bare = parseaddr(address)[1]
+        if parse_reply_address(bare) is None and bounces.parse_bounce_address(bare) is None:
             # Not one of ours: refusing here means we never relay, and the sender learns at once.
             return "550 5.1.1 No such mailbox here; reply to a turn mail from Sefirot Online"
         envelope.rcpt_tos.append(address)

@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
+from games.mail import bounces
 from games.mail.outgoing import digest_mail, game_over_mail, reveal_mail, turn_mail
 from games.mail.models import DigestSent, SeatMailSent
 from games.models import Game, Seat
@@ -66,6 +67,8 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
         seat = next((s for s in seats if s.pk == int(seat_id)), None)
         if seat is None or seat.user is None or not seat.user.is_active or not seat.user.email:
             return "no player to mail"
+        if seat.user.mail_undeliverable:
+            return "the address bounced"
         game = services.keep_seats(seat.game, seats)
         if game.status != Game.Status.ACTIVE or game.version != version or seat.index not in game.to_act:
             return "turn already played"
@@ -73,6 +76,8 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
             return "seat not joined"
         if not answer and seat.user.turn_mail != User.TurnMail.EACH_TURN:
             return f"preference is {seat.user.turn_mail}"
+        if not answer and seat.mail_muted:
+            return "the player stopped this game's mail"
         if not answer and _is_looking(seat):
             # The player has the game open right now (its page polls): a mail would only
             # repeat what the page shows. Asked again the moment the hold ends (a task of
@@ -101,10 +106,12 @@ def deliver_turn_mail(seat_id: int, version: int, *, note: str = "", in_reply_to
                 return "already sent"
         message = turn_mail(seat, note=note, in_reply_to=in_reply_to, subject=subject)
         if not answer:
-            send_kept(message)
+            if not bounces.send(message, seat.user, lambda: send_kept(message)):
+                return "the address bounced"  # the mark stays: a retry would bounce again
             return "sent"
         try:
-            message.send()
+            if not bounces.send(message, seat.user):
+                return "the address bounced"
         except OSError as error:
             return f"failed: {error}"
     return "sent"
@@ -210,7 +217,8 @@ def send_reveal_mail(game_id: int, version: int) -> str:
     seats = game.seats.select_related("user").filter(
         status=Seat.Status.JOINED, user__is_active=True, user__turn_mail=User.TurnMail.EACH_TURN)
     for seat in seats:
-        if seat.index in game.to_act or not seat.user.email or seat.user.is_computer or _is_looking(seat):
+        if seat.index in game.to_act or not seat.user.email or seat.user.is_computer or _is_looking(seat) \
+                or seat.mail_muted or seat.user.mail_undeliverable:
             continue
         with transaction.atomic():
             try:
@@ -219,8 +227,8 @@ def send_reveal_mail(game_id: int, version: int) -> str:
             except IntegrityError:
                 continue
             seat.game = game
-            reveal_mail(seat).send()  # a failure rolls the mark back and the task retries
-            sent += 1
+            # A failure rolls the mark back and the task retries; a bounce keeps it.
+            sent += bounces.send(reveal_mail(seat), seat.user)
     return f"sent {sent}"
 
 
@@ -245,7 +253,7 @@ def waiting_seats(user) -> list[Seat]:
         .order_by("game__deadline", "game_id")
     )
     # to_act is a JSON list; SQLite has no JSON "contains", so this check is in Python.
-    return [seat for seat in seats if seat.index in seat.game.to_act]
+    return [seat for seat in seats if seat.index in seat.game.to_act and not seat.mail_muted]
 
 
 @shared_task(name="games.send_daily_digests", soft_time_limit=240, time_limit=300)
@@ -254,7 +262,7 @@ def send_daily_digests() -> int:
     now = timezone.now()
     queued = 0
     waiting = (
-        Seat.objects.filter(status=Seat.Status.JOINED, game__status=Game.Status.ACTIVE,
+        Seat.objects.filter(status=Seat.Status.JOINED, game__status=Game.Status.ACTIVE, mail_muted=False,
                             user__turn_mail=User.TurnMail.DAILY_DIGEST, user__is_active=True)
         .values_list("user_id", "index", "game__to_act")
     )
@@ -273,6 +281,8 @@ def send_digest(user_id: int, day: str) -> str:
         user = User.objects.filter(pk=user_id, is_active=True).first()
         if user is None or not user.email or user.turn_mail != User.TurnMail.DAILY_DIGEST:
             return "not a digest reader"
+        if user.mail_undeliverable:
+            return "the address bounced"
         try:
             with transaction.atomic():
                 DigestSent.objects.create(user=user, day=date.fromisoformat(day))
@@ -282,7 +292,8 @@ def send_digest(user_id: int, day: str) -> str:
         if not seats:
             transaction.set_rollback(True)  # nothing waits now: no mail, and no mark either
             return "nothing waiting"
-        digest_mail(user, seats).send()
+        if not bounces.send(digest_mail(user, seats), user):
+            return "the address bounced"
     return f"sent {len(seats)}"
 
 
@@ -297,7 +308,8 @@ def send_game_over_mail(game_id: int, version: int) -> str:
     sent = 0
     for seat in game.seats.select_related("user").filter(status=Seat.Status.JOINED):
         user = seat.user
-        if user is None or not user.is_active or not user.email or user.turn_mail == User.TurnMail.NEVER:
+        if user is None or not user.is_active or not user.email or user.turn_mail == User.TurnMail.NEVER \
+                or seat.mail_muted or user.mail_undeliverable:
             continue
         with transaction.atomic():
             try:
@@ -306,8 +318,7 @@ def send_game_over_mail(game_id: int, version: int) -> str:
             except IntegrityError:
                 continue
             seat.game = game
-            game_over_mail(seat).send()
-            sent += 1
+            sent += bounces.send(game_over_mail(seat), user)
     return f"sent {sent}"
 
 
@@ -341,6 +352,8 @@ def send_invitation_mail(self, seat_id: int) -> str:
     if seat.user is not None:
         if not seat.user.email or not seat.user.is_active or seat.user.turn_mail == seat.user.TurnMail.NEVER:
             return "the player wants no mail"
+        if seat.user.mail_undeliverable:
+            return "the address bounced"
         address = seat.user.email
         link = settings.SITE_URL + reverse("games:game", args=[game.pk])
     else:
@@ -364,7 +377,10 @@ def send_invitation_mail(self, seat_id: int) -> str:
     )
     message.attach_alternative(render_to_string("games/mail/invitation.html", context), "text/html")
     try:
-        message.send()
+        if seat.user is not None and not bounces.send(message, seat.user):
+            return "the address bounced"
+        if seat.user is None:
+            message.send()
     except OSError as error:  # SMTP down: nothing marked, try again later
         raise self.retry(exc=error) from None
     Seat.objects.filter(pk=seat.pk, invitation_mailed_at__isnull=True).update(invitation_mailed_at=timezone.now())

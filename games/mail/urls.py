@@ -9,4 +9,5 @@ app_name = "mail"
 urlpatterns = [
     path("mailbox/", views.mailbox, name="mailbox"),
     path("mailbox/<str:key>/reply/", views.mailbox_reply, name="mailbox_reply"),
+    path("mail/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -1,4 +1,4 @@
-"""Pages of play by mail: the development mailbox.
+"""Pages of play by mail: the development mailbox, and the page of a mail's unsubscribe link.
 
 The mailbox reads the mail the site wrote to ``EMAIL_FILE_PATH`` (the file mail backend,
 the development default) and lets you answer one: the answer goes through
@@ -28,8 +28,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from games.mail import etiquette
 from games.mail.inbound import handle_message, reply_text
 
 SEPARATOR = b"\n" + b"-" * 79 + b"\n"  # how Django's file backend ends each message
@@ -220,3 +222,24 @@ def mailbox_reply(request, key: str):
     return render(request, "games/mailbox_reply.html",
                   {"mail": original, "sender": sender, "recipient": recipient,
                    "body": request.POST.get("body", "")})
+
+
+# --- one-click unsubscribe ------------------------------------------------------------------
+
+
+# RFC 8058: a mail client's one-click POST carries no cookie and no CSRF token; the signed
+# token in the address is the key (games.mail.etiquette). Only this view is exempt.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request, token: str):
+    """GET asks (link scanners GET every link in a mail: they must not unsubscribe
+    anyone); POST, from a mail client's button or the page's, does it, or undoes it."""
+    asked = etiquette.read(token)
+    if asked is None:
+        raise Http404("This unsubscribe link is not valid: it may be cut short, or its game or account is gone.")
+    done = ""
+    if request.method == "POST":
+        again = request.POST.get("again") == "yes"
+        asked.apply(muted=not again)
+        done = "again" if again else "stopped"
+    return render(request, "games/unsubscribe.html", {"asked": asked, "done": done})

@@ -9,11 +9,12 @@ from django.http import Http404
 from games.engine import cards as deck
 from games.engine.base import IllegalMove
 from games.engine.tarot_wizards import session as rules
+from games.mail import etiquette
 from games.mail.outgoing import absolute
 from games.mail.tables import MailSeat, NumberedMove, Refused, Stale, add_kind
 
 from . import services
-from .models import PlaySession, SessionSeat
+from .models import Member, PlaySession, SessionSeat
 
 MAX_POST = rules.MAX_NARRATION
 
@@ -105,3 +106,16 @@ def find_wizard_seat(token: str) -> WizardSeat | None:
     seats = SessionSeat.objects.select_related("session", "user")
     seat = seats.filter(reply_token=token).first() or seats.filter(reply_token__iexact=token).first()
     return WizardSeat(seat) if seat is not None else None
+
+
+def _about_table(pk: int, user) -> str | None:
+    member = Member.objects.select_related("table").filter(pk=pk, user=user).first()
+    return f"the tarot wizards table {member.table.name}" if member is not None else None
+
+
+def _mute_table(pk: int, user, muted: bool) -> None:
+    Member.objects.filter(pk=pk, user=user).update(mail_muted=muted)
+
+
+# A table's "asked to act" mail stops that table's mail with one click (games.mail.etiquette).
+etiquette.add_kind("table", _about_table, _mute_table)

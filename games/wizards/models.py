@@ -53,6 +53,8 @@ class Member(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_token)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITED)
     created = models.DateTimeField(auto_now_add=True)
+    # The player unsubscribed from this table's mail (games.mail.etiquette).
+    mail_muted = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["id"]

@@ -17,6 +17,8 @@ from django.utils import timezone
 
 from games.engine import cards as deck
 from games.engine.tarot_wizards import session as rules
+from games.mail import bounces
+from games.mail.etiquette import about_all, about_one
 from games.mail.outgoing import absolute, compose, reply_address_of
 
 from . import services
@@ -78,7 +80,12 @@ def deliver_ask_mail(seat_id: int, version: int, *, note: str = "", in_reply_to:
             return "no player to mail"
         if not answer and seat.user.turn_mail == seat.user.TurnMail.NEVER:
             return "preference is never"
+        if seat.user.mail_undeliverable:
+            return "the address bounced"
         session = seat.session
+        member = Member.objects.filter(table_id=session.table_id, user=seat.user).first()
+        if not answer and member is not None and member.mail_muted:
+            return "the player stopped this table's mail"
         if session.status != PlaySession.Status.LIVE or seat.key not in session.state["asked"]:
             return "no longer asked"
         if not answer and session.version != version:
@@ -92,9 +99,12 @@ def deliver_ask_mail(seat_id: int, version: int, *, note: str = "", in_reply_to:
         headers = {"In-Reply-To": in_reply_to, "References": in_reply_to} if in_reply_to else None
         message = compose("wizards/ask", context, [seat.user.email],
                           subject or f"{context['gm']} asks you to act at {session.table.name}",
-                          reply_to=[reply_address_of(seat.reply_token, session.version)], headers=headers)
+                          reply_to=[reply_address_of(seat.reply_token, session.version)], headers=headers,
+                          unsubscribe=about_one(seat.user, "table", member.pk, "this table") if member is not None
+                          else about_all(seat.user))
     try:
-        message.send()
+        if not bounces.send(message, seat.user):
+            return "the address bounced"
     except OSError as error:
         if not answer:
             raise
@@ -141,9 +151,14 @@ def send_table_digest(user_id: int, day: str) -> str:
     user = User.objects.filter(pk=user_id).first()
     if user is None or not user.is_active or not user.email:
         return "no address"
+    if user.turn_mail == User.TurnMail.NEVER:  # what "stop all mail about your turns" sets
+        return "the player wants no mail"
+    if user.mail_undeliverable:
+        return "the address bounced"
+    muted = set(Member.objects.filter(user=user, mail_muted=True).values_list("table_id", flat=True))
     tables, upto = [], {}
     seats = (SessionSeat.objects.filter(user=user, session__status=PlaySession.Status.LIVE, session__table__slow=True)
-             .select_related("session", "session__table"))
+             .exclude(session__table_id__in=muted).select_related("session", "session__table"))
     for seat in seats:
         session = seat.session
         names = services.names_at(session.table, session)
@@ -154,8 +169,10 @@ def send_table_digest(user_id: int, day: str) -> str:
             upto[seat.pk] = len(session.state["log"])
     if not tables:
         return "nothing new"
-    compose("wizards/digest", {"tables": tables, "name": str(user)}, [user.email],
-            "Your tarot wizards tables today").send()
+    message = compose("wizards/digest", {"tables": tables, "name": str(user)}, [user.email],
+                      "Your tarot wizards tables today", unsubscribe=about_all(user))
+    if not bounces.send(message, user):
+        return "the address bounced"
     with transaction.atomic():
         with contextlib.suppress(IntegrityError), transaction.atomic():
             TableDigestSent.objects.create(user=user, day=today)

@@ -1,3 +1,5 @@
+import secrets
+
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models, router
 
@@ -26,6 +28,11 @@ class SiteUserManager(UserManager):
         return users[0]
 
 
+def new_calendar_token() -> str:
+    # 256 bits: the calendar's address is its only key (a calendar app fetches it unsigned).
+    return secrets.token_urlsafe(32)
+
+
 class User(AbstractUser):
     """The site's user; profile fields live here so every query has them at hand."""
 
@@ -44,6 +51,16 @@ class User(AbstractUser):
     username_key = models.TextField(blank=True, default="", db_index=True, editable=False)
     display_name_key = models.TextField(blank=True, default="", db_index=True, editable=False)
 
+    # The secret part of the address of the player's calendar of deadlines
+    # (games.clocks.calendar); renewed from the profile, after which the old address is dead.
+    calendar_token = models.CharField(max_length=64, default=new_calendar_token, editable=False)
+    # An address a mail to which failed for good (a 5xx at sending, or a bounce report for
+    # it: games.mail.bounces). While it is still the account's address no mail goes to it;
+    # the profile says so and clears it.
+    undeliverable_email = models.EmailField(blank=True, default="")
+    undeliverable_since = models.DateTimeField(null=True, blank=True)
+    undeliverable_reason = models.CharField(max_length=300, blank=True, default="")
+
     objects = SiteUserManager()
 
     def save(self, *args, **kwargs):
@@ -52,6 +69,11 @@ class User(AbstractUser):
         if fields is not None and {"username", "display_name"} & set(fields):
             kwargs["update_fields"] = set(fields) | {"username_key", "display_name_key"}
         super().save(*args, **kwargs)
+
+    @property
+    def mail_undeliverable(self) -> bool:
+        """Whether the account's address is the one that bounced: no mail goes to it."""
+        return bool(self.undeliverable_email) and self.undeliverable_email.lower() == (self.email or "").lower()
 
     @property
     def is_computer(self) -> bool:

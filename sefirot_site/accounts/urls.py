@@ -6,4 +6,6 @@ from . import views
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("delete/", views.delete, name="account_delete"),
+    path("calendar/renew/", views.renew_calendar, name="calendar_renew"),
+    path("mail/try-again/", views.mail_try_again, name="mail_try_again"),
 ]

@@ -44,6 +44,7 @@ _NOISE = [
     (re.compile(r"(play|move|reply|mail)\+[A-Za-z0-9_-]+(\.\d+)?@", re.I), r"\1+TOKEN@"),
     (re.compile(r"(/invitation/)[A-Za-z0-9_-]+"), r"\1TOKEN"),
     (re.compile(r"(/mailbox/)[^/\"]+"), r"\1KEY"),
+    (re.compile(r"(/mail/unsubscribe/)[^/\"]+"), r"\1TOKEN"),
     (re.compile(r"\b(?:\d+|an?)\s(?:second|minute|hour|day|week|month|year)s?(?:,\s(?:\d+|an?)\s"
                 r"(?:second|minute|hour|day|week|month|year)s?)*(?:\sago|\sfrom now)?"), "SOME TIME"),
     (re.compile(r"\bnow\b"), "SOME TIME"),

@@ -22,7 +22,15 @@ class _Collect:
     def __init__(self, collector: "SmtpCollector"):
         self.collector = collector
 
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.collector._refused.get(address.lower()) == "RCPT":
+            return f"550 5.1.1 <{address}>: Recipient address rejected: no such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):
+        if any(self.collector._refused.get(r.lower()) == "DATA" for r in envelope.rcpt_tos):
+            return "554 5.2.2 Mailbox full, and staying full: message refused"
         hold = self.collector._hold_for(envelope.rcpt_tos)
         if hold is not None:
             # The whole message is in; the sender now waits for the answer that never comes
@@ -32,7 +40,11 @@ class _Collect:
                 await asyncio.sleep(0.02)
         # Kept as bytes and parsed when read: the sender waits for this answer, and parsing
         # here (a millisecond a mail) made every send look that much slower (bench/mail.py).
-        self.collector._add(envelope.rcpt_tos, envelope.original_content or envelope.content)
+        # The envelope sender kept as a final mail server does, in a Return-Path on top.
+        content = envelope.original_content or envelope.content
+        if isinstance(content, str):
+            content = content.encode("utf-8", "surrogateescape")
+        self.collector._add(envelope.rcpt_tos, b"Return-Path: <%s>\r\n" % (envelope.mail_from or "").encode() + content)
         return "250 Message accepted for delivery"
 
 
@@ -56,6 +68,7 @@ class SmtpCollector:
         self._parsed: dict[int, EmailMessage] = {}
         self._arrived = threading.Condition()
         self._holds: list[Hold] = []
+        self._refused: dict[str, str] = {}
         self._controller = Controller(_Collect(self), hostname=self.host, port=self.port, ready_timeout=30)
 
     def start(self) -> "SmtpCollector":
@@ -76,6 +89,17 @@ class SmtpCollector:
         finally:
             hold.released.set()
             self._holds.remove(hold)
+
+    @contextlib.contextmanager
+    def refusing(self, address: str, at: str = "RCPT"):
+        """A mailbox that is gone: mail to ``address`` is refused for good, with a 550 to
+        its RCPT (``at="RCPT"``) or a 554 after its DATA (``at="DATA"``), until the
+        ``with`` block ends."""
+        self._refused[address.lower()] = at
+        try:
+            yield
+        finally:
+            self._refused.pop(address.lower(), None)
 
     def _hold_for(self, recipients: list[str]) -> Hold | None:
         return next((h for h in list(self._holds) if h.address in (r.lower() for r in recipients)), None)

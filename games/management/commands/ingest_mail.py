@@ -1,7 +1,8 @@
 """Play (or refuse, with an answer) the move in one raw message read from standard input.
 
 For a production mail server's pipe transport, e.g. in Postfix's aliases:
-``play: "|/srv/sefirot/.venv/bin/python /srv/sefirot/manage.py ingest_mail"``.
+``play: "|/srv/sefirot/.venv/bin/python /srv/sefirot/manage.py ingest_mail"``, and the same
+for ``bounces:`` (reports of mail that could not be delivered: ``games.mail.bounces``).
 Exit status follows sendmail's conventions: 0 handled (played, refused and answered, or
 ignored as automatic mail), 65 when the input is empty, 75 on an internal error so the
 mail server keeps the message and tries again.
