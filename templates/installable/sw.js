@@ -15,7 +15,9 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(caches.keys()
+  // The page's request goes out while the worker starts, so a page costs no more for it.
+  const preload = self.registration.navigationPreload ? self.registration.navigationPreload.enable() : Promise.resolve();
+  event.waitUntil(preload.then(() => caches.keys())
     .then((names) => Promise.all(names.filter((name) => name.startsWith("sefirot-") && name !== CACHE)
       .map((name) => caches.delete(name))))
     .then(() => self.clients.claim()));
@@ -26,7 +28,8 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     // Always from the network; the offline page only when there is none.
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
+    event.respondWith(Promise.resolve(event.preloadResponse).then((preloaded) => preloaded || fetch(request))
+      .catch(() => caches.match(OFFLINE)));
   } else if (KEPT.includes(new URL(request.url).pathname)) {
     event.respondWith(fetch(request).catch(() => caches.match(request, {ignoreVary: true})));
   }

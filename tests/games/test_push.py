@@ -8,6 +8,7 @@ The pushes of a move go through the outbox to the real Celery worker, as turn ma
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from datetime import timedelta
@@ -208,6 +209,13 @@ def test_a_deadline_close_to_running_out_is_pushed_through_the_outbox(push_servi
     assert push_deadline.run(*row.args) == "sent 0"
 
 
+def off_the_curve(p256dh: str) -> str:
+    """The same point with one bit of its y changed: no longer on the curve."""
+    raw = bytearray(base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4)))
+    raw[-1] ^= 1
+    return base64.urlsafe_b64encode(bytes(raw)).rstrip(b"=").decode()
+
+
 # --- subscribing --------------------------------------------------------------------------------
 
 @pytest.mark.django_db
@@ -215,7 +223,7 @@ def test_a_deadline_close_to_running_out_is_pushed_through_the_outbox(push_servi
     (lambda s: {**s, "endpoint": "https://attacker.example/collect"}, "not a push service"),
     (lambda s: {**s, "endpoint": "http://fcm.googleapis.com/fcm/send/x"}, "https"),
     (lambda s: {**s, "keys": {**s["keys"], "p256dh": "AAAA"}}, "65 bytes"),
-    (lambda s: {**s, "keys": {**s["keys"], "p256dh": "BB" + s["keys"]["p256dh"][2:]}}, "not a point of P-256"),
+    (lambda s: {**s, "keys": {**s["keys"], "p256dh": off_the_curve(s["keys"]["p256dh"])}}, "not a point of P-256"),
     (lambda s: {**s, "keys": {**s["keys"], "auth": "not base64 at all!"}}, "auth secret"),
     (lambda s: {"endpoint": s["endpoint"]}, "no keys"),
 ])
