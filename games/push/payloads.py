@@ -36,9 +36,16 @@ def invitation(game: Game, seat: Seat) -> dict:
 
 
 def game_over(game: Game, seat: Seat) -> dict:
-    result = game.result_for(seat.index) or game.end_reason or "it ended"
+    # Worded as the game-over mail words it (games/mail/game_over.txt), the reason as given.
+    if game.status == Game.Status.ABANDONED:
+        result = "it ended without a result"
+    else:
+        result = game.result_for(seat.index) or "it ended"
+    reason = (game.end_reason or (game.outcome or {}).get("reason", "")).strip()
+    if reason and not reason.endswith((".", "!", "?")):
+        reason += "."
     return _payload(game, f"{game.title} (game {game.pk}) has ended",
-                    f"Your game{_with(game, seat)}: {result}.")
+                    f"Your game{_with(game, seat)}: {result}." + (f" {reason}" if reason else ""))
 
 
 def deadline(game: Game, seat: Seat) -> dict:

@@ -216,6 +216,24 @@ def off_the_curve(p256dh: str) -> str:
     return base64.urlsafe_b64encode(bytes(raw)).rstrip(b"=").decode()
 
 
+@pytest.mark.django_db
+def test_a_games_end_is_pushed_to_each_player_in_their_own_words(push_service, alice, bob, alice_client, bob_client,
+                                                                  bob_to_act):
+    from games.push.tasks import push_game_over
+
+    alices, bobs = subscribe(alice_client, push_service, "alice-phone"), subscribe(bob_client, push_service, "bob-phone")
+    services.resign(bob_to_act.pk, bob)
+    row = PendingTask.objects.get(task="games.push.push_game_over")
+    assert push_game_over.run(*row.args) == "sent 2"
+    to_alice = opened(alices, push_service.received("alice-phone")[0])
+    to_bob = opened(bobs, push_service.received("bob-phone")[0])
+    assert to_alice["title"] == to_bob["title"] == f"{bob_to_act.title} (game {bob_to_act.pk}) has ended"
+    assert to_alice["body"].startswith("Your game with Bob: ") and to_bob["body"].startswith("Your game with Alice: ")
+    assert ".." not in to_alice["body"]
+    assert tells_no_card(to_alice) and tells_no_card(to_bob)
+    assert push_game_over.run(*row.args) == "sent 0"
+
+
 # --- subscribing --------------------------------------------------------------------------------
 
 @pytest.mark.django_db
