@@ -162,18 +162,22 @@ def minor_svg(code: str) -> str:
     return _svg(card.name, "".join(body))
 
 
+# The back's Tree of Life, which is also the site's app icon (``app_icon``).
+BACK_GOLD, BACK_BLUE = "#d9b45a", "#1c2454"
+BACK_SPHERES = [(50, 30), (30, 45), (70, 45), (30, 75), (70, 75), (50, 85), (30, 105), (70, 105), (50, 115), (50, 135)]
+BACK_PATHS = [(0, 1), (0, 2), (1, 2), (1, 3), (2, 4), (3, 4), (1, 5), (2, 5), (3, 5), (4, 5), (3, 6), (4, 7), (5, 6),
+              (5, 7), (6, 7), (6, 8), (7, 8), (5, 8), (8, 9), (6, 9), (7, 9), (0, 5)]
+
+
 def back_svg() -> str:
     """The back: the Tree of Life in gold on deep blue, the same turned either way up."""
-    gold = "#d9b45a"
-    spheres = [(50, 30), (30, 45), (70, 45), (30, 75), (70, 75), (50, 85), (30, 105), (70, 105), (50, 115), (50, 135)]
-    paths = [(0, 1), (0, 2), (1, 2), (1, 3), (2, 4), (3, 4), (1, 5), (2, 5), (3, 5), (4, 5), (3, 6), (4, 7), (5, 6),
-             (5, 7), (6, 7), (6, 8), (7, 8), (5, 8), (8, 9), (6, 9), (7, 9), (0, 5)]
+    gold, spheres, paths = BACK_GOLD, BACK_SPHERES, BACK_PATHS
     lines = "".join(f'<line x1="{spheres[a][0]}" y1="{spheres[a][1]}" x2="{spheres[b][0]}" y2="{spheres[b][1]}"/>'
                     for a, b in paths)
     dots = "".join(f'<circle cx="{x}" cy="{y}" r="6"/>' for x, y in spheres)
-    body = (f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="#1c2454" stroke="{gold}" stroke-width="2"/>'
+    body = (f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="{BACK_BLUE}" stroke="{gold}" stroke-width="2"/>'
             f'<rect x="7" y="7" width="{W - 14}" height="{H - 14}" rx="5" fill="none" stroke="{gold}" stroke-width="1"/>'
-            f'<g stroke="{gold}" stroke-width="1.6">{lines}</g><g fill="#1c2454" stroke="{gold}" stroke-width="1.6">{dots}</g>')
+            f'<g stroke="{gold}" stroke-width="1.6">{lines}</g><g fill="{BACK_BLUE}" stroke="{gold}" stroke-width="1.6">{dots}</g>')
     return _svg("A face-down card", body)
 
 
@@ -189,5 +193,67 @@ def build(folder: Path) -> list[Path]:
     for code in [*CARDS, BACK]:
         path = folder / f"{code}.svg"
         path.write_text(card_svg(code), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+# --- the app icons: the card back drawn as PNG (the web manifest's icons) -----------------
+
+ICON_SIZES = {"icon-192.png": (192, "card"), "icon-512.png": (512, "card"), "icon-maskable-192.png": (192, "maskable"),
+              "icon-maskable-512.png": (512, "maskable"), "icon-badge-96.png": (96, "badge"),
+              "apple-touch-icon.png": (180, "maskable")}
+_SUPERSAMPLE = 4  # drawn this many times larger and scaled down: Pillow draws without antialiasing
+
+
+def app_icon(size: int, kind: str):
+    """The card back as a square PNG image of ``size`` pixels (Pillow, no SVG renderer):
+    ``card`` the whole card on a transparent ground; ``maskable`` the tree on a full-bleed
+    blue ground, kept inside the central circle a launcher's mask never cuts (40 % of the
+    side as radius); ``badge`` the tree alone in white, which Android shows in the status bar."""
+    from PIL import Image, ImageDraw
+
+    big = size * _SUPERSAMPLE
+    ground = BACK_BLUE if kind == "maskable" else (0, 0, 0, 0)
+    image = Image.new("RGBA", (big, big), ground)
+    draw = ImageDraw.Draw(image)
+    if kind == "card":
+        scale = 0.94 * big / H
+        left, top = (big - W * scale) / 2, (big - H * scale) / 2
+    else:
+        # The tree's spheres span x 24..76, y 24..141 (with their radius): its centre (50, 82.5)
+        # at the icon's, its corners within the safe circle.
+        half_diagonal = ((76 - 24) ** 2 + (141 - 24) ** 2) ** 0.5 / 2
+        scale = (0.4 if kind == "maskable" else 0.48) * big / half_diagonal
+        left, top = big / 2 - 50 * scale, big / 2 - 82.5 * scale
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return left + x * scale, top + y * scale
+
+    def width(units: float) -> int:
+        return max(1, round(units * scale))
+
+    ink = "#ffffff" if kind == "badge" else BACK_GOLD
+    if kind == "card":
+        draw.rounded_rectangle([at(1, 1), at(W - 1, H - 1)], radius=8 * scale, fill=BACK_BLUE, outline=ink,
+                               width=width(2))
+        draw.rounded_rectangle([at(7, 7), at(W - 7, H - 7)], radius=5 * scale, outline=ink, width=width(1))
+    stroke = 2.4 if kind != "card" else 1.6  # thicker where the icon is small and has no card around it
+    for a, b in BACK_PATHS:
+        draw.line([at(*BACK_SPHERES[a]), at(*BACK_SPHERES[b])], fill=ink, width=width(stroke))
+    for x, y in BACK_SPHERES:
+        r = 6 + stroke / 2
+        draw.ellipse([at(x - r, y - r), at(x + r, y + r)], fill=ink)
+        if kind != "badge":
+            inner = 6 - stroke / 2
+            draw.ellipse([at(x - inner, y - inner), at(x + inner, y + inner)], fill=BACK_BLUE)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def build_icons(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, (size, kind) in ICON_SIZES.items():
+        path = folder / name
+        app_icon(size, kind).save(path, optimize=True)
         written.append(path)
     return written

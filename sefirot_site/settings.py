@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "games.wizards",
     "games.ratings",
     "games.computer",
+    "games.push",
     "journal",
 ]
 
@@ -440,6 +441,22 @@ CELERY_BEAT_SCHEDULE.update({
     "daily-digests": {"task": "games.send_daily_digests", "schedule": crontab(minute=0)},
     "wizards-table-digests": {"task": "wizards.send_table_digests", "schedule": crontab(minute=30)},
 })
+
+# --- Web Push (games.push) ----------------------------------------------------------------
+# The site's VAPID key: push services take a push only when it is signed by the key the
+# browser subscribed with. Unset, one is made on first use and kept in
+# DATA_DIR/vapid-private.pem; several nodes must share one (PEM, or base64url of the raw 32
+# bytes or DER; `vapid --gen` makes one).
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+# Who push services may write to about the site's pushes (RFC 8292): mailto: or https:.
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:" + (
+    re.search(r"<([^<>@\s]+@[^<>\s]+)>", DEFAULT_FROM_EMAIL) or re.search(r"(\S+@\S+)", DEFAULT_FROM_EMAIL)).group(1))
+if not re.fullmatch(r"mailto:[^@\s]+@[^@\s]+|https://[^/\s]+(/\S*)?", VAPID_SUBJECT):
+    raise ImproperlyConfigured(f"VAPID_SUBJECT={VAPID_SUBJECT!r} must be mailto:someone@example.org or an https:// address.")
+# The push services a subscription may name (a host, or any host under it): the site posts
+# only there. The browsers' own: Chrome's and Edge's (FCM), Firefox's, Windows', Safari's.
+PUSH_SERVICE_HOSTS = [host.strip().lower() for host in env.list("PUSH_SERVICE_HOSTS", default=[
+    "fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"]) if host.strip()]
 
 # --- internationalisation --------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"

@@ -18,6 +18,7 @@ from games.mail import bounces
 from games.mail.outgoing import day_given_mail, reminder_mail
 from games.mail.tasks import RETRY
 from games.models import Game, GameEvent, Seat
+from games.push.receivers import push_deadline_soon
 
 User = get_user_model()
 
@@ -30,6 +31,7 @@ def check_clocks() -> dict:
     reminders = 0
     for game_id, deadline in deadlines.reminders_due(now):
         send_deadline_reminder.delay(game_id, deadline.isoformat())
+        push_deadline_soon(game_id, deadline)  # through the outbox, to the devices that take pushes
         reminders += 1
     overdue = 0
     for game_id, version in deadlines.overdue_games(now):
