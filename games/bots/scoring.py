@@ -67,7 +67,7 @@ def scorer_for(rules) -> Scorer:
 
 
 def score(rules, state: dict, seat: int) -> float:
-    return scorer_for(rules)(rules, state, seat)
+    return (SCORERS.get(rules.slug) or scorer_for(rules))(rules, state, seat)
 
 
 def value(rules, state: dict, seat: int, scale: float = SCALE) -> float:
