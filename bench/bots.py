@@ -134,12 +134,16 @@ def code_fingerprint(slug: str) -> str:
     imports, and the bots with what they import): a game recorded in a progress file
     counts again only while that source is the same, and work on another game's rules
     leaves it standing."""
-    from games.engine.determinize import MODULES
+    from games.engine.folders import game_part
 
+    rules = get_rules(slug)
     found: set[str] = set()
-    _sources(os.path.join(GAMES_DIR, *type(get_rules(slug)).__module__.split(".")[1:]) + ".py", found)
-    # The determinizer is imported by name (games.engine.determinize), not by an import line.
-    _sources(os.path.join(GAMES_DIR, "engine", MODULES.get(slug, f".determinize_{slug}").lstrip(".") + ".py"), found)
+    _sources(os.path.join(GAMES_DIR, *type(rules).__module__.split(".")[1:]) + ".py", found)
+    # The game folder's determinizer and scoring are imported by name (games.engine.folders),
+    # not by an import line.
+    for part in ("determinize", "scoring"):
+        if (module := game_part(rules, part)) is not None:
+            _sources(module.__file__, found)
     for name in sorted(os.listdir(os.path.join(GAMES_DIR, "bots"))):
         if name.endswith(".py"):
             _sources(os.path.join(GAMES_DIR, "bots", name), found)

@@ -1,9 +1,11 @@
 """Every game the site offers, one line each: what the site needs of it, found in one place.
 
-A line names the game's rules (the engine module registers them under the slug), the
-board module that presents it on the page and lays its reading out for the journal
-(``games.presenters``: ``present`` and ``reading_layout``), and the words of the
-new-game page for its variations. Its text drawing for mail and the terminal is the
+A line names the game's folder (``games/engine/<folder>/``: its rules, which register
+themselves under the slug, its board presenter, the bots' determinizer and scoring, its
+rules notes; its templates are ``templates/games/<slug>/``), the board module of that
+folder that presents it on the page and lays its reading out for the journal
+(``present`` and ``reading_layout``; ``presenter`` unless the line says another), and
+the words of the new-game page for its variations. Its text drawing for mail and the terminal is the
 engine's own (``Rules.text_drawing``); its title and summary too.
 
 A game with no line here (an engine that just landed) still plays: ``entry`` gives it
@@ -17,9 +19,16 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Callable
 
+# The game folders' board modules are imported by name here, not by the folders themselves,
+# so the engine's rules never load presenters.
+import games.engine.dream_odyssey.presenter
+import games.engine.hermits_arcana.presenter
+import games.engine.know_thyself.presenter
+import games.engine.starfield_games.presenter
+import games.engine.tarot_hallow.presenter
 from games.engine import RULES, Rules, get_rules
-from games.presenters import Presentation, dream, generic, hallow, starfield, tree
-from games.presenters import hermit
+from games.engine import dream_odyssey, hermits_arcana, know_thyself, starfield_games, tarot_hallow
+from games.presenters import Presentation, generic
 
 # Words for the variations, shared by the games that have them (the project's own words).
 VARIANT_TEXT = {
@@ -77,26 +86,27 @@ def add(entry: GameEntry) -> GameEntry:
 
 
 # The site's order is the order of these lines.
-add(GameEntry("know_thyself", board=tree))
-add(GameEntry("lovers_discourse", board=starfield))
-add(GameEntry("warring_planets", board=starfield))
-add(GameEntry("dream_odyssey", board=dream))
-add(GameEntry("tarot_hallow", board=hallow))
-add(GameEntry("hermits_arcana", board=hermit))
+add(GameEntry("know_thyself", board=know_thyself.presenter))
+add(GameEntry("lovers_discourse", board=starfield_games.presenter))
+add(GameEntry("warring_planets", board=starfield_games.presenter))
+add(GameEntry("dream_odyssey", board=dream_odyssey.presenter))
+add(GameEntry("tarot_hallow", board=tarot_hallow.presenter))
+add(GameEntry("hermits_arcana", board=hermits_arcana.presenter))
 
-# The 2021 prototype edition (issue 17): the same boards, chosen as an edition of the game.
-from games.presenters import starfield_2021, tree_2021  # noqa: E402  (kept beside its lines, for merging)
+# The 2021 prototype edition (issue 17): its family's boards, chosen as an edition of the game.
+import games.engine.know_thyself.presenter_2021  # noqa: E402  (kept beside its lines, for merging)
+import games.engine.starfield_games.presenter_2021  # noqa: E402, F401
 
 PROTOTYPE_2021 = "2021 prototype"
-add(GameEntry("know_thyself_2021", board=tree_2021, edition_of="know_thyself", edition=PROTOTYPE_2021,
+add(GameEntry("know_thyself_2021", board=know_thyself.presenter_2021, edition_of="know_thyself", edition=PROTOTYPE_2021,
               differs="As first printed: Minors fill the plane in reading order and rise when a row or "
                       "column totals 10, 20 or 30, may go straight onto a Major, and two Majors side by "
                       "side may share a bridge."))
-add(GameEntry("lovers_discourse_2021", board=starfield_2021, edition_of="lovers_discourse",
+add(GameEntry("lovers_discourse_2021", board=starfield_games.presenter_2021, edition_of="lovers_discourse",
               edition=PROTOTYPE_2021,
               differs="As first printed: Minors rise when a row or column totals 10, 20 or 30, there "
                       "are no Gift Fields, and you feed your partner's Major only beside one of yours."))
-add(GameEntry("warring_planets_2021", board=starfield_2021, edition_of="warring_planets",
+add(GameEntry("warring_planets_2021", board=starfield_games.presenter_2021, edition_of="warring_planets",
               edition=PROTOTYPE_2021,
               differs="As first printed: Minors rise at 10, 20 or 30, Guards are played from the hand, "
                       "and a Major's points go to whoever resolves it."))

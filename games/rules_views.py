@@ -1,8 +1,9 @@
 """How to play: one page per game, in the project's own words, with its board's diagram.
 
-A game's rules are the template ``games/rules/<slug>.html`` (extending ``_mode.html``);
-a registered game with such a template is listed and linked everywhere by itself, so a new
-game (Hermit's Arcana, Tarot Hallow, the 2021 prototype) adds its rules as one file.
+A game's rules are the template ``games/<slug>/rules.html`` in its templates' folder
+(extending ``games/rules/_mode.html``); a registered game with such a template is listed
+and linked everywhere by itself, so a new game (Hermit's Arcana, Tarot Hallow, the 2021
+prototype) adds its rules as one file.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ from games.engine import RULES
 from games.registry import present
 
 
+def rules_template(slug: str) -> str:
+    return f"games/{slug}/rules.html"
+
+
 def has_rules_page(slug: str) -> bool:
     try:
-        get_template(f"games/rules/{slug}.html")
+        get_template(rules_template(slug))
     except TemplateDoesNotExist:
         return False
     return True
@@ -57,5 +62,5 @@ def rules_page(request, slug):
     mode = next((m for m in modes() if m["slug"] == slug), None)
     if mode is None or not has_rules_page(slug):
         raise Http404("There is no such game.")
-    return render(request, f"games/rules/{slug}.html", {"mode": mode, "diagram": board_diagram(slug),
+    return render(request, rules_template(slug), {"mode": mode, "diagram": board_diagram(slug),
                                                         "modes": [m for m in modes() if has_rules_page(m["slug"])]})

@@ -21,7 +21,7 @@ Everything is seeded: the same view, moves, level and seed give the same move, s
 game replays.  The search never sees a real state: it builds its own from the view with
 ``Rules.determinize`` (every game registered today has one).  The documented fallback: a
 game that lands without a determinizer gets a seeded random legal move at every level;
-adding ``games/engine/determinize_<slug>.py`` and a scoring function in ``scoring.py``
+adding ``determinize.py`` and ``scoring.py`` to the game's folder (``games/engine/<folder>/``)
 gives it the real levels.
 A bot never forfeits while it has another move.
 """

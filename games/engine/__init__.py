@@ -3,9 +3,14 @@
 Nothing below this package imports Django; the web app, mail, bots and benchmarks all
 drive games through ``get_rules(slug)`` alone.
 
-Importing the package imports every module in it, and each game module registers its
-rules (``known_games.register``): adding a game to the engine is adding its module (or
-folder) here, nothing more.  The site's order and everything else the site needs of a
+Each game (or family of editions) is a folder here, ``<folder>/``: its rules, the bots'
+determinizer and scoring, its board presenter, its rules notes and a README naming them.
+The modules beside the folders are the parts several games share (README.md lists them);
+none of them imports a game.
+
+Importing the package imports every module and folder in it, and each game's folder
+registers its rules (``known_games.register``): adding a game to the engine is adding its
+folder here, nothing more.  The site's order and everything else the site needs of a
 game is its line in ``games.registry``.
 """
 

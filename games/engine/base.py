@@ -287,7 +287,7 @@ class Rules:
         """A full state consistent with ``view`` (what ``seat`` may know), its hidden cards
         dealt at random by ``rng`` from the cards the seat has not seen; for the bots'
         search.  Built from the view alone, so it cannot reveal the real hidden cards.
-        Each game's code lives in its own ``determinize_*`` module (see ``determinize.py``);
+        Each game's code is the ``determinize.py`` of its folder (see ``determinize.py``);
         raises ``NotImplementedError`` for a game that has none yet."""
         from .determinize import determinize
         return determinize(self, view, seat, rng)

@@ -20,3 +20,4 @@ def get_rules(slug: str) -> Rules:
         return RULES[slug]
     except KeyError:
         raise ValueError(f"Unknown game {slug!r}; known games: {', '.join(sorted(RULES))}") from None
+

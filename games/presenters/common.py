@@ -168,3 +168,17 @@ def outcome_summary(outcome: dict | None) -> str:
     if scores:
         text += f" Score {', '.join(str(s) for s in scores)}."
     return text
+
+
+# An empty place a lifted card left on a 2021 Material Plane (both families of the 2021
+# prototype draw it).
+HOLE = {"code": "", "hole": True, "name": "An empty place", "pickable": False, "picked": False}
+
+
+def plane_with_holes(columns_in_view: list, shown_planes: list) -> None:
+    """Put the empty places back into the presented columns, where lifted cards left them."""
+    for plane, columns in zip(shown_planes, columns_in_view):
+        for shown, column in zip(plane["columns"], columns):
+            cards = iter(shown["cards"])
+            shown["cards"] = [dict(HOLE) if code is None else next(cards) for code in column]
+        plane["rows"] = max((len(c["cards"]) for c in plane["columns"]), default=0)

@@ -1,5 +1,17 @@
-"""The project's imports go one way: engine -> services -> views, mail, clocks, journal;
-no module reaches, at import time or later, a module that reaches back to it.
+"""The project's imports go one way, and no module reaches, at import time or later, a
+module that reaches back to it:
+
+1. the engine's shared parts (the modules at the top of ``games/engine/``);
+2. the presenters' shared parts (``games/presenters/``) and the bots' core (``games/bots/``);
+3. the game folders (``games/engine/<folder>/``), each importing the shared parts and its
+   own modules only (``test_game_folders`` holds that);
+4. the registry (``games/registry.py``), which names each game's folder and board;
+5. services; then views, mail, clocks, journal.
+
+The engine package's ``__init__`` imports every game folder, so that each registers its
+rules; a folder's ``__init__`` imports only its rules, so the presenters and the bots'
+parts of a game, which import layer 2, are loaded by name (the registry, the bots) and
+close no loop.
 
 The check reads the source (every ``import`` anywhere in a module, also those inside
 functions, since a deferred import that closes a loop is a loop postponed), so it sees
@@ -119,6 +131,12 @@ def test_the_check_finds_a_loop_when_there_is_one():
 
 @pytest.mark.parametrize("low, high", [
     ("games.engine", "django"),
+    ("games.presenters", "django"),
+    ("games.bots", "django"),
+    ("games.engine", "games.registry"),
+    ("games.presenters", "games.registry"),
+    ("games.bots", "games.registry"),
+    ("games.registry", "games.services"),
     ("games.engine", "games.services"),
     ("games.services", "games.views"),
     ("games.services", "games.mail"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 from games.engine import get_rules
 from games.engine.base import check_zones
 from games.engine.cards import COURTS, DECK, MAJORS, MINORS
-from games.engine.dream_tables import STACK_SIZES
+from games.engine.dream_odyssey.tables import STACK_SIZES
 from games.engine.tree import SPACES
 
 from .conftest import codes_in, refused_by

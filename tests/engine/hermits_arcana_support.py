@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.engine import get_rules
 from games.engine.cards import MAJORS, MINORS
-from games.engine.hermits_arcana import FILL_ORDER
+from games.engine.hermits_arcana.rules import FILL_ORDER
 
 RULES = get_rules("hermits_arcana")
 # Sigils that change nothing by coming up: fillers for the altar.
@@ -66,7 +66,7 @@ def careful(state, rnd, moves):
     """A plain player: the biggest exalt there is, the Fool once the heap can pay him, the
     heap's top cards back, no shift; else mostly a devotion that keeps its ritual possible,
     sometimes a banishment, otherwise a Ground.  Seeded, so a seed is a whole game."""
-    from games.engine.hermit_rituals import RITUALS
+    from games.engine.hermits_arcana.rituals import RITUALS
 
     by = {}
     for move in moves:

@@ -31,7 +31,7 @@ def round_of(state: dict, cards: dict[int, str]) -> dict:
 def give_reading(state: dict, seat: int, card: str, upright: bool = True) -> dict:
     """Put a Major from the face-down pile on top of its slot in a seat's Reading, as if won
     earlier (set-up for power tests; every card stays in exactly one zone)."""
-    from games.engine.tarot_hallow import HOUSE_SLOTS
+    from games.engine.tarot_hallow.rules import HOUSE_SLOTS
     state = TH.loads(TH.dumps(state))
     state["majors"].remove(card)
     state["readings"][seat][HOUSE_SLOTS[card]].append([card, upright])

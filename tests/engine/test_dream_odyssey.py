@@ -13,7 +13,7 @@ import pytest
 
 from games.engine import get_rules
 from games.engine.cards import MAJORS, MINORS
-from games.engine.dream_tables import COURT_PEOPLE, LANDSCAPES, PLACES, STACK_SIZES
+from games.engine.dream_odyssey.tables import COURT_PEOPLE, LANDSCAPES, PLACES, STACK_SIZES
 from games.engine.tree import ADJACENT, SPACES
 
 from .conftest import codes_in

@@ -1,6 +1,6 @@
 """The 22 Major powers of Dream Odyssey, each in at least one stacked-deck scenario.
 
-How each unclear power is read is written down in docs/rules-notes/dream-odyssey.md; the
+How each unclear power is read is written down in games/engine/dream_odyssey/notes.md; the
 tests below pin those readings.  Every move goes through ``act``, which also proves the 78
 cards are conserved and that no view shows a hidden card (peeked cards included).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.dream_tables import POWERS, TIMING
+from games.engine.dream_odyssey.tables import POWERS, TIMING
 
 from .dream_odyssey_support import (DO, act, check, discard_pile, laid_down, moves_of, new, play,
                                     powers, refused, resolve, settle, slot_of, slots, travel)

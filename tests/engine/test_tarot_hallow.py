@@ -282,7 +282,7 @@ def test_seat_zero_deals_first_and_a_later_game_names_its_dealer():
 def first_choice_game(players: int, seed: int = 0) -> dict:
     """Stacked piles in card order, every seat in turn playing its first legal move."""
     from games.engine.cards import MINORS
-    from games.engine.tarot_hallow import NON_FOOL_MAJORS
+    from games.engine.tarot_hallow.rules import NON_FOOL_MAJORS
     state = TH.new_game(seed, players, {"majors_deck": list(NON_FOOL_MAJORS)}, deck=list(MINORS))
     for _ in range(2000):
         seats = TH.to_act(state)

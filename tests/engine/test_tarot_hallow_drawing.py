@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.engine.tarot_hallow import render_tarot_hallow
+from games.engine.tarot_hallow.rules import render_tarot_hallow
 from games.engine.words import for_reader
 
 from .tarot_hallow_support import TH

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.engine.cards import DECK, label, short_name
-from games.engine.tarot_hallow import render_tarot_hallow
+from games.engine.tarot_hallow.rules import render_tarot_hallow
 
 from .conftest import codes_in
 from .tarot_hallow_support import TH

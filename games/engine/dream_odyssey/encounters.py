@@ -10,7 +10,7 @@ from itertools import combinations
 
 from ..base import Move, State
 from ..cards import CARDS, COURTS, rank_of, suit_of, value
-from ..dream_tables import AUGMENT, LOST_PEEK, TIMING, WOUND_FIELDS
+from .tables import AUGMENT, LOST_PEEK, TIMING, WOUND_FIELDS
 from ..tree import ADJACENT, SPACES
 from .common import (
     SUN_MOON,

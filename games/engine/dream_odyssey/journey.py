@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..base import Move, State, shuffled
 from ..cards import CARDS, COURTS, MAJORS, MINORS
-from ..dream_tables import (
+from .tables import (
     DEATH_LOOK,
     LANDSCAPES,
     NEEDS_DECK,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..base import Move, State
 from ..cards import CARDS
-from ..dream_tables import DEATH_LOOK, POWERS, PRIESTESS_LOOK, TIMING, WHEEL_MINIMUM
+from .tables import DEATH_LOOK, POWERS, PRIESTESS_LOOK, TIMING, WHEEL_MINIMUM
 from .common import _cap, _list, _slot_id, _slot_index, _space, _the
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..base import Move, State
 from ..cards import CARDS, COURTS, is_card, rank_of, value
-from ..dream_tables import AUGMENT, COURT_PEOPLE, PLACES
+from .tables import AUGMENT, COURT_PEOPLE, PLACES
 from ..tree import ADJACENT, SPACES
 from .common import REST_PHASES, SLUG, _a, _cap, _slot_id, _slot_index, _space, _the
 
@@ -89,7 +89,7 @@ class Tale:
     @staticmethod
     def _known_state(state: State) -> dict:
         """The state as the player knows it, for the bots' determinizer
-        (``determinize_dream_odyssey``): every card of a face-down pile is a blank ("?M"
+        (``determinize.py``): every card of a face-down pile is a blank ("?M"
         in the Majors' piles and unopened Sefirot, "?m" in the Minors deck and the stacks
         below their tops), any other mention of a card lying face down now is "?x", the
         seed is gone and so is the tale (words only).  Every other card lies face up where

@@ -8,7 +8,7 @@ Who is who: ``"gm"`` is the game master; each player character and each enemy wi
 an *actor* under its own key (the site uses ``"u<user id>"`` and ``"e<n>"``).  Log text
 names them as ``{key}`` placeholders, filled per reader (a name, or "you") by ``words``.
 
-Where the text is silent the site's rulings are listed in ``docs/rules-notes/tarot-wizards.md``.
+Where the text is silent the site's rulings are listed in ``notes.md`` in this folder.
 """
 
 from __future__ import annotations
