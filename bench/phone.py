@@ -244,14 +244,16 @@ def click_move(page, game, move: dict) -> None:
     assert page.evaluate(CLICK, [forms, value]), f"no button for {value}"
 
 
-def answer_times(browser, base: str, games: dict, samples: int, throttled: bool) -> list[float]:
+def answer_times(browser, base: str, games: dict, samples: int, throttled: bool) -> tuple[list[float], list[str]]:
     """Milliseconds from the click on a move that hands the turn to the computer to its
-    answer on the page, ``samples`` times, in games against the computer."""
+    answer on the page, ``samples`` times, in games against the computer; and the pages
+    where a move loaded the page anew instead (none, while htmx works)."""
     from games.models import Game
 
     alice, level = games["alice"], games["level"]
     choose = random.Random(42)
     timed: list[float] = []
+    untimed: list[str] = []
     context, page = new_page(browser, base, games["alice_session"], throttled)
     if os.environ.get("BENCH_DEBUG"):
         page.on("request", lambda r: print(f"{time.monotonic():.2f} {r.method} {r.url}", file=sys.stderr))
@@ -273,13 +275,20 @@ def answer_times(browser, base: str, games: dict, samples: int, throttled: bool)
             after = rules.apply(state, 0, move)
             click_move(page, game, move)
             if rules.to_act(after) == [1]:  # the computer's turn: time its answer
-                page.wait_for_function("() => window.benchAnswered !== null", timeout=60_000)
-                timed.append(page.evaluate("window.benchAnswered - window.benchClicked"))
+                # (or the page was loaded anew, its watch gone: then it is not timed, but counted)
+                page.wait_for_function("() => typeof window.benchAnswered === 'number' || !window.benchWatch",
+                                       timeout=60_000)
+                took = page.evaluate("typeof window.benchAnswered === 'number' && typeof window.benchClicked === "
+                                     "'number' ? window.benchAnswered - window.benchClicked : null")
+                if took is None:
+                    untimed.append(page.url)
+                else:
+                    timed.append(took)
             else:  # a move that leaves the turn with the player (or ends the game): on the page
                 page.locator(f'#log .log-list li[value="{game.version + 1}"]').wait_for()
     finally:
         context.close()
-    return timed
+    return timed, untimed
 
 
 def p95(values: list[float]) -> float:
@@ -377,13 +386,15 @@ def main():
                     say(args, f"{name:<16} {loaded['ms']:>8.0f} {loaded['requests']:>9} {loaded['kb']:>7.1f} "
                               f"{loaded['warm_ms']:>8.0f} {loaded['warm_requests']:>9}  {ratio:.2f}x")
                 for throttled in (False, True):
-                    times = answer_times(browser, base, games, args.answers, throttled)
+                    times, untimed = answer_times(browser, base, games, args.answers, throttled)
                     key = "answer_throttled" if throttled else "answer"
                     figures.update({f"{key}_p50_ms": statistics.median(times), f"{key}_p95_ms": p95(times),
-                                    f"{key}_max_ms": max(times), f"{key}_samples": len(times)})
+                                    f"{key}_max_ms": max(times), f"{key}_samples": len(times),
+                                    f"{key}_reloads": len(untimed)})
                     say(args, f"computer's answer on the page, {'throttled' if throttled else 'unthrottled'}: "
                               f"p50 {statistics.median(times):.0f} ms, p95 {p95(times):.0f} ms, "
-                              f"max {max(times):.0f} ms ({len(times)} moves)")
+                              f"max {max(times):.0f} ms ({len(times)} moves"
+                              + (f"; {len(untimed)} loaded the page anew: {untimed})" if untimed else ")"))
             finally:
                 browser.close()
         cost = poll_cost(args.port, server.pid, games["alice_session"])

@@ -110,10 +110,11 @@ def poll_html(context):
     """What asks the server every few seconds whether the game moved on (game.js)."""
     asks = ""
     if context["live"] and context["poll_every"] == POLL_FAST:
-        # A computer player thinks: ask at once, then fast for a while (game.js bounds it).
+        # A computer player thinks: ask at once, then fast for a while (game.js bounds it),
+        # sending the regions' digests (the game's .region-hash), so that the answer that
+        # finds its move brings the regions it changed (games.views.version).
         asks = (f'<div hx-get="{_e(cached_reverse("games:version", context["game"].pk))}?v={_e(context["stamp"])}" '
-                f'hx-trigger="load, every {POLL_FAST}" data-fast-for="{POLL_FAST_FOR}" hx-swap="none" '
-                f'hx-include="this"></div>')
+                f'hx-trigger="load, every {POLL_FAST}" data-fast-for="{POLL_FAST_FOR}" hx-swap="none"></div>')
     elif context["live"]:
         asks = (f'<div hx-get="{_e(cached_reverse("games:version", context["game"].pk))}?v={_e(context["stamp"])}" '
                 f'hx-trigger="every {_e(context["poll_every"])}" hx-swap="none" hx-include="this"></div>')

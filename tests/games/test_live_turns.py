@@ -126,5 +126,20 @@ def test_while_the_computer_thinks_the_page_asks_at_once_then_fast_for_a_bounded
     assert 'hx-trigger="every 20s"' in page  # alice's turn: slow, for chat and clocks
     answer = alice_client.post(reverse("games:move", args=[game.pk]), play(game, alice), **HX).content.decode()
     poll = re.search(r'<div id="poll"[^>]*><div [^>]*></div></div>', answer).group(0)
-    assert 'hx-trigger="load, every 250ms" data-fast-for="15"' in poll
+    assert 'hx-trigger="load, every 250ms" data-fast-for="15" hx-swap="none"></div>' in poll  # with the digests
     assert "is thinking" in answer
+    # The computer moved: the fast poll, which sent the page's digests, gets the regions it
+    # changed at once; a slow poll (no digests) gets the event that makes the page fetch them.
+    game = Game.objects.get(pk=game.pk)
+    services.submit_move(game.pk, game.seats.get(index=1), play_as_computer(game), game.version)
+    held = dict(re.findall(r'name="(seen_\w+)" value="([\w.]+)"', answer))
+    version = reverse("games:version", args=[game.pk])
+    fast = alice_client.get(version, {"v": "stale", **held}, **HX)
+    assert fast.status_code == 200 and 'id="status"' in fast.content.decode() and "Your turn" in fast.content.decode()
+    assert "turn-count" in fast["HX-Trigger"]
+    slow = alice_client.get(version, {"v": "stale"}, **HX)
+    assert slow.content == b"" and slow["HX-Trigger"] == "game-changed"
+
+
+def play_as_computer(game):
+    return next(m for m in game.rules.legal_moves(game.load_state(), 1) if m["type"] != "forfeit")
