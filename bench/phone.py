@@ -45,6 +45,7 @@ import os
 import random
 import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -236,10 +237,13 @@ def click_move(page, game, move: dict) -> None:
     """As a person plays it: a card first where the move has one, then the move's button."""
     value = json.dumps(move, sort_keys=True, separators=(",", ":"))
     forms = "#game form.move-form"
-    has_form = f"() => [...document.querySelectorAll('{forms}')].some((f) => f.querySelector('input[name=move]').value === {json.dumps(value)})"
+    # The form there, and taken in hand by htmx (which does so as it settles new content, a
+    # moment after it is in the page): clicked before, it would post as a plain form.
+    has_form = (f"() => [...document.querySelectorAll('{forms}')].some((f) => f.querySelector('input[name=move]')"
+                f".value === {json.dumps(value)} && f['htmx-internal-data'] && f['htmx-internal-data'].initHash)")
     if "card" in move and not page.evaluate(has_form):
         page.evaluate(PICK, move["card"])
-        page.wait_for_function(has_form)
+    page.wait_for_function(has_form)
     page.evaluate(WATCH_ANSWER, game.version + 1)
     assert page.evaluate(CLICK, [forms, value]), f"no button for {value}"
 
@@ -334,6 +338,8 @@ def poll_cost(port: int, server_pid: int, session_key: str, count: int = 300) ->
 
 def main():
     args = parse_args()
+    # Stopped from outside (timeout, kill): the finally below still stops the server and worker.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
     ensure_database(args.database_url)
     work = Path(tempfile.mkdtemp(prefix="sefirot-bench-phone-"))
     env = server_env(args, work / "data", work / "static")

@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
+from games.computer import computer_player
 from games.engine.cards import CARDS
-from games.models import Game
+from games.models import Game, Seat
 from games.wizards import services as wizards
 
 from .conftest import reload
@@ -112,5 +113,33 @@ def test_a_game_page_draws_its_cards_from_one_sprite_each_card_still_named(brows
         code = pick.locator(".card").get_attribute("data-card")
         expect(pick).to_have_accessible_name(re.compile(rf"^{re.escape(CARDS[code].name)}, value \d+$"))
         assert page.locator("#hand .card-face[aria-hidden=true]").count() == page.locator("#hand .card-face").count()
+    finally:
+        context.close()
+
+
+def test_the_computers_answer_comes_with_the_fast_poll_that_finds_it(browser, live_server, alice):
+    # No worker here: the test plays the computer's move itself, as soon as the page shows
+    # it thinking, and watches how the page learns of it.
+    game = services.start_game(alice, "warring_planets", {"variant": "standard"},
+                               opponent=computer_player("greedy"), seed=9)
+    Seat.objects.filter(game=game, user=alice).update(confirm_moves=False)
+    context, page = logged_in_page(browser, live_server, alice)
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    try:
+        page.goto(f"/games/{game.pk}/")
+        choose = random.Random(9)
+        while reload(game).to_act == [0]:
+            version = reload(game).version
+            play_one_move(page, reload(game), 0, choose)
+            expect(page.locator(f'#log .log-list li[value="{version + 1}"]')).to_have_count(1)
+        expect(page.locator("#status .turn")).to_contain_text("is thinking")
+        asked.clear()
+        game = reload(game)
+        services.submit_move(game.pk, game.seats.get(index=1), first_move(game)[0], game.version)
+        expect(page.locator("#status .turn")).to_have_text("Your turn.", timeout=5_000)
+        polls = [url for url in asked if "/version/" in url]
+        assert polls and all("seen_status=" in url for url in polls), polls
+        assert not [url for url in asked if re.search(rf"/games/{game.pk}/(\?|$)", url)], asked
     finally:
         context.close()
