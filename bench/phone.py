@@ -83,6 +83,10 @@ LOADED = """() => {
           bytes: nav.transferSize + resources.reduce((sum, r) => sum + r.transferSize, 0)};
 }"""
 
+EACH_FILE = """() => [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")]
+  .map((r) => `${r.name.split("/").pop().slice(0, 30)} ${r.transferSize}/${r.decodedBodySize} `
+              + `${Math.round(r.startTime)}-${Math.round(r.responseEnd)}`)"""
+
 # The click on a move's button, then the computer's answer on the page: the log holds a
 # move numbered after the player's (each entry's value is its move's number).
 WATCH_ANSWER = """(played) => {
@@ -197,9 +201,8 @@ def new_page(browser, base: str, session_key: str | None, throttled: bool):
 def load_once(page, path: str) -> dict:
     page.goto(path, wait_until="load")
     page.wait_for_load_state("networkidle")
-    if os.environ.get("BENCH_DEBUG"):
-        print(path, page.evaluate("""() => [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")]
-              .map((r) => `${r.name.split("/").pop().slice(0, 30)} ${r.transferSize}/${r.decodedBodySize} ${Math.round(r.startTime)}-${Math.round(r.responseEnd)}`)"""), file=sys.stderr)
+    if os.environ.get("BENCH_DEBUG"):  # each file: bytes sent/unpacked, when asked-answered (ms)
+        print(path, page.evaluate(EACH_FILE), file=sys.stderr)
     return page.evaluate(LOADED)
 
 
@@ -259,7 +262,7 @@ def answer_times(browser, base: str, games: dict, samples: int, throttled: bool)
     timed: list[float] = []
     untimed: list[str] = []
     context, page = new_page(browser, base, games["alice_session"], throttled)
-    if os.environ.get("BENCH_DEBUG"):
+    if os.environ.get("BENCH_DEBUG"):  # every request the page makes, with when
         page.on("request", lambda r: print(f"{time.monotonic():.2f} {r.method} {r.url}", file=sys.stderr))
     seed = 100
     game = None
