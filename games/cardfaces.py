@@ -4,6 +4,15 @@ Everything is drawn as outlines (the journal's suit drawings and element triangl
 glyphs of the DejaVu fonts the seal renderer already ships with), so a card looks the same
 in any browser whatever fonts it has: Debian's Chromium shows no empty boxes for the
 planetary signs.  ``python manage.py build_cards`` writes them to ``static/cards/``.
+
+Pages draw their cards from one file, ``static/cards/sprite.svg``: every card a
+``<symbol id="c-<code>">`` shown by ``<svg><use href="sprite.svg#c-<code>"/></svg>``
+(``templates/games/_card.html``), so a game page asks for one cached file instead of one
+per card (issue 42: 29 to 33 requests, each its own connection to a sync worker, and a
+slow phone waited on them).  What repeats from card to card (each glyph of the fonts, each
+suit's drawing) is defined once in the sprite and placed by ``<use>``: the whole deck is
+then about a fifth of the 79 files' bytes.  The single files stay, for what shows a card
+outside a page (the wizards' character sheet).
 """
 
 from __future__ import annotations
@@ -27,6 +36,34 @@ def _n(v: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+class Shared:
+    """The drawings the sprite defines once (``defs``, by id) and its cards place by
+    ``<use>``: a glyph of the fonts (its fill from the ``<g>`` around it) and a suit's
+    drawing (in its colour, drawn 100 wide about the origin, placed with a scale)."""
+
+    def __init__(self):
+        self.defs: dict[str, str] = {}
+
+    def glyph(self, role: str, char: str) -> str:
+        ref = f"{role[0]}{ord(char):x}"
+        if ref not in self.defs:
+            self.defs[ref] = f'<path id="{ref}" d="{metrics(role).svg_path(char)}"/>'
+        return ref
+
+    def suit(self, suit: str) -> str:
+        ref = f"s{suit}"
+        if ref not in self.defs:
+            self.defs[ref] = f'<g id="{ref}">{_items(SUIT_DRAWINGS[suit](), 0, 0, 100, SUIT_COLOURS[suit])}</g>'
+        return ref
+
+
+def _suit(suit: str, cx: float, cy: float, size: float, shared: Shared | None) -> str:
+    """A suit's drawing at (cx, cy), ``size`` wide: drawn here, or placed from the sprite's."""
+    if shared is None:
+        return _items(SUIT_DRAWINGS[suit](), cx, cy, size, SUIT_COLOURS[suit])
+    return f'<use href="#{shared.suit(suit)}" transform="translate({_n(cx)} {_n(cy)}) scale({size / 100:.5g})"/>'
+
+
 def _items(items, cx: float, cy: float, size: float, colour: str) -> str:
     """The journal's unit-cell drawings ([-0.5, 0.5], y down) placed at (cx, cy), ``size`` wide."""
     out = []
@@ -45,7 +82,8 @@ def _items(items, cx: float, cy: float, size: float, colour: str) -> str:
     return "".join(out)
 
 
-def _text(text: str, role: str, size: float, cx: float, baseline: float, colour: str, max_width: float = W - 12) -> str:
+def _text(text: str, role: str, size: float, cx: float, baseline: float, colour: str, max_width: float = W - 12,
+          shared: Shared | None = None) -> str:
     """``text`` as glyph outlines, centred on ``cx``, shrunk to fit ``max_width``."""
     font = metrics(role)
     width = sum(font.advance(ch) for ch in text) * size
@@ -56,14 +94,17 @@ def _text(text: str, role: str, size: float, cx: float, baseline: float, colour:
     x = cx - width / 2
     parts = []
     for ch in text:
-        if ch != " ":
+        if ch != " " and shared is not None:
+            parts.append(f'<use href="#{shared.glyph(role, ch)}" '
+                         f'transform="translate({_n(x)} {_n(baseline)}) scale({scale:.5g} {-scale:.5g})"/>')
+        elif ch != " ":
             parts.append(f'<path transform="translate({_n(x)} {_n(baseline)}) scale({scale:.5g} {-scale:.5g})" '
                          f'd="{font.svg_path(ch)}"/>')
         x += font.advance(ch) * size
     return f'<g fill="{colour}">{"".join(parts)}</g>'
 
 
-def _glyph(char: str, cx: float, cy: float, size: float, colour: str) -> str:
+def _glyph(char: str, cx: float, cy: float, size: float, colour: str, shared: Shared | None = None) -> str:
     """One symbol glyph centred on its ink at (cx, cy), its larger side ``size``."""
     font = metrics("symbol")
     ink = font.ink(char)
@@ -71,6 +112,9 @@ def _glyph(char: str, cx: float, cy: float, size: float, colour: str) -> str:
     x = cx - (ink.xmin + ink.xmax) / 2 * em
     y = cy + (ink.ymin + ink.ymax) / 2 * em
     scale = em / font.units_per_em
+    if shared is not None:
+        return (f'<use href="#{shared.glyph("symbol", char)}" fill="{colour}" '
+                f'transform="translate({_n(x)} {_n(y)}) scale({scale:.5g} {-scale:.5g})"/>')
     return (f'<path fill="{colour}" transform="translate({_n(x)} {_n(y)}) scale({scale:.5g} {-scale:.5g})" '
             f'd="{font.svg_path(char)}"/>')
 
@@ -98,20 +142,24 @@ def major_colour(number: int) -> tuple[str, str]:
 
 
 def major_svg(code: str) -> str:
+    return _svg(CARDS[code].name, _major(code, None))
+
+
+def _major(code: str, shared: Shared | None) -> str:
     card = CARDS[code]
     face, ink = major_colour(card.number)
     body = [f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="{face}" stroke="{ink}" stroke-width="2"/>',
             f'<rect x="6" y="6" width="{W - 12}" height="{H - 12}" rx="5" fill="none" stroke="{ink}" stroke-width=".8"/>',
-            _text(ROMAN[card.number], "numeral", 22, W / 2, 30, ink)]
+            _text(ROMAN[card.number], "numeral", 22, W / 2, 30, ink, shared=shared)]
     body.append(f'<circle cx="{W / 2}" cy="72" r="27" fill="#fff" fill-opacity=".55" stroke="{ink}" stroke-width="1.2"/>')
     if card.shape:
         body.append(_items(element(card.shape), W / 2, 72, 42, ink))
     else:
-        body.append(_glyph(card.glyph, W / 2, 72, 34, ink))
+        body.append(_glyph(card.glyph, W / 2, 72, 34, ink, shared))
     lines = _name_lines(card.name)
     baselines = [128] if len(lines) == 1 else [121, 139]
-    body += [_text(line, "text", 16, W / 2, y, ink, W - 16) for line, y in zip(lines, baselines)]
-    return _svg(card.name, "".join(body))
+    body += [_text(line, "text", 16, W / 2, y, ink, W - 16, shared) for line, y in zip(lines, baselines)]
+    return "".join(body)
 
 
 # Pip positions on the card (x, y) for each count, as card faces have long set them.
@@ -143,23 +191,26 @@ def _figure(rank: str, colour: str) -> str:
 
 
 def minor_svg(code: str) -> str:
+    return _svg(CARDS[code].name, _minor(code, None))
+
+
+def _minor(code: str, shared: Shared | None) -> str:
     card = CARDS[code]
     colour, tint = SUIT_COLOURS[card.suit], SUIT_TINTS[card.suit]
-    draw = SUIT_DRAWINGS[card.suit]()
     body = [f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="{tint}" stroke="{colour}" stroke-width="2"/>']
     rank = card.rank
-    corner = f'{_text(rank, "numeral", 17, 13, 21, colour, 20)}{_items(draw, 13, 32, 12, colour)}'
+    corner = f'{_text(rank, "numeral", 17, 13, 21, colour, 20, shared)}{_suit(card.suit, 13, 32, 12, shared)}'
     body.append(corner)
     body.append(f'<g transform="rotate(180 {W / 2} {H / 2})">{corner}</g>')
     if rank in ("P", "N", "Q", "K"):
         body.append(_figure(rank, colour))
         body.append(f'<circle cx="50" cy="100" r="15" fill="{tint}" stroke="{colour}" stroke-width="1"/>')
-        body.append(_items(draw, 50, 100, 24, colour))
+        body.append(_suit(card.suit, 50, 100, 24, shared))
     else:
         count = card.number
         size = 60 if count == 1 else 30 if count <= 3 else 24 if count <= 8 else 21
-        body += [_items(draw, x, y, size, colour) for x, y in _PIPS[count]]
-    return _svg(card.name, "".join(body))
+        body += [_suit(card.suit, x, y, size, shared) for x, y in _PIPS[count]]
+    return "".join(body)
 
 
 # The back's Tree of Life, which is also the site's app icon (``app_icon``).
@@ -170,6 +221,10 @@ BACK_PATHS = [(0, 1), (0, 2), (1, 2), (1, 3), (2, 4), (3, 4), (1, 5), (2, 5), (3
 
 
 def back_svg() -> str:
+    return _svg("A face-down card", _back())
+
+
+def _back() -> str:
     """The back: the Tree of Life in gold on deep blue, the same turned either way up."""
     gold, spheres, paths = BACK_GOLD, BACK_SPHERES, BACK_PATHS
     lines = "".join(f'<line x1="{spheres[a][0]}" y1="{spheres[a][1]}" x2="{spheres[b][0]}" y2="{spheres[b][1]}"/>'
@@ -178,13 +233,28 @@ def back_svg() -> str:
     body = (f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="{BACK_BLUE}" stroke="{gold}" stroke-width="2"/>'
             f'<rect x="7" y="7" width="{W - 14}" height="{H - 14}" rx="5" fill="none" stroke="{gold}" stroke-width="1"/>'
             f'<g stroke="{gold}" stroke-width="1.6">{lines}</g><g fill="{BACK_BLUE}" stroke="{gold}" stroke-width="1.6">{dots}</g>')
-    return _svg("A face-down card", body)
+    return body
 
 
 def card_svg(code: str) -> str:
     if code == BACK:
         return back_svg()
     return major_svg(code) if CARDS[code].arcana == "major" else minor_svg(code)
+
+
+def sprite_svg() -> str:
+    """Every card as a ``<symbol id="c-<code>">`` of one file, what they share defined once."""
+    shared = Shared()
+    symbols = []
+    for code in [*CARDS, BACK]:
+        body = _back() if code == BACK else _major(code, shared) if CARDS[code].arcana == "major" \
+            else _minor(code, shared)
+        symbols.append(f'<symbol id="c-{code}" viewBox="0 0 {W} {H}">{body}</symbol>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg"><defs>{"".join(shared.defs.values())}</defs>'
+            f'{"".join(symbols)}</svg>\n')
+
+
+SPRITE = "sprite.svg"
 
 
 def build(folder: Path) -> list[Path]:
@@ -194,7 +264,9 @@ def build(folder: Path) -> list[Path]:
         path = folder / f"{code}.svg"
         path.write_text(card_svg(code), encoding="utf-8")
         written.append(path)
-    return written
+    sprite = folder / SPRITE
+    sprite.write_text(sprite_svg(), encoding="utf-8")
+    return [*written, sprite]
 
 
 # --- the app icons: the card back drawn as PNG (the web manifest's icons) -----------------

@@ -86,7 +86,7 @@ from games.models import ChatMessage, Game, GameEvent, Move, Note, Seat
 from games.presenters.common import Choice
 from games.registry import present
 from games.templatetags import game_parts
-from games.turns import turn_count
+from games.turns import turn_count, waiting
 from sefirot_site.prepared import PreparedQuery
 
 # The regions of the game page, each a {% partialdef %} of games/game.html.  htmx requests
@@ -347,6 +347,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         confirm = {**confirm, "label": for_reader(confirm["label"], seat.index, names)}
     to_act = list(game.to_act) if game.status == Game.Status.ACTIVE else []
     my_turn = seat.index in to_act
+    # A computer player answers within a second or so of the move (a worker plays it).
+    computer_thinking = bool(to_act) and all(s.user is not None and s.user.is_computer
+                                             for s in seats if s.index in to_act)
     if left and game.status == Game.Status.ACTIVE:
         turn = "You left this game; the house plays your seat. You can still watch it."
     elif game.status == Game.Status.ACTIVE:
@@ -356,7 +359,7 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
             turn = "Your turn (the other player is asked to act too)."
         elif my_turn:
             turn = "Your turn."
-        elif all(s.user is not None and s.user.is_computer for s in seats if s.index in to_act):
+        elif computer_thinking:
             # Its move is on its way from a worker; the page's polling brings it.
             turn = " and ".join(s.player_name for s in seats if s.index in to_act) + " is thinking…"
         else:
@@ -381,6 +384,8 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         show.waiting_label = f"{' and '.join(owners)}'s raised cards, waiting for a place" if owners \
             else "Raised cards waiting for a place"
     user = request.user
+    # Where "Next game waiting" leads once this game no longer asks the player (issue 42).
+    elsewhere = None if my_turn or left else [url for url in waiting(user) if url != game.get_absolute_url()]
     note_form = SimpleLazyObject(lambda: NoteForm(instance=next(iter(_NOTE(game.pk, user.pk)), None)))
     # Who left the table no longer talks at it (nor reads what the players say there).
     chat = SimpleLazyObject(lambda: _CHAT_LINES(game.pk)) if game.players > 1 and not left else None
@@ -405,7 +410,10 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "_reprs": reprs,
         # Poll fast while someone else is to act; slowly otherwise, for chat and clocks.
         # Several seats asked at once see each other play (a face-down card) while asked too.
-        "poll_every": "3s" if game.status != Game.Status.ACTIVE or not my_turn else "5s" if len(to_act) > 1 else "20s",
+        # While a computer player thinks, a quarter of a second, for a while (POLL_FAST_FOR):
+        # its answer shows as soon as it is made, not up to 3 s later (issue 42).
+        "poll_every": game_parts.POLL_FAST if computer_thinking and not left else "3s" if not my_turn
+        else "5s" if len(to_act) > 1 else "20s",
         "live": not game.is_over,
         "outcome": game.outcome,
         "result": _result_line(game, seat, seats),
@@ -416,6 +424,10 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "winners": [s.player_name for s in seats if game.outcome and s.index in game.outcome.get("winners", [])
                     and not rules.cooperative],
         "now": timezone.now(),
+        "waiting_elsewhere": elsewhere,
+        # Found with them, the count in the title and badge (else the context processor's).
+        **({"turn_count": len(elsewhere)} if elsewhere is not None else {}),
+        "next_game": elsewhere[0] if elsewhere else None,
         "can_start_now": (game.status in Game.WAITING and game.players > 2 and game.created_by_id == request.user.pk
                           and sum(s.status == Seat.Status.JOINED for s in seats) >= max(rules.min_players, 2)),
     }
@@ -504,7 +516,8 @@ def region_digests(context: dict) -> dict[str, str]:
     status = still + (tuple(game.to_act), game.end_reason, game.time_control, context["message"],
                       context["notice"], context["turn"], shown("facts"),
                       json.dumps(game.outcome, sort_keys=True),  # PostgreSQL's jsonb orders keys its own way
-                      context["result"], tuple(context["winners"]), context["can_start_now"])
+                      context["result"], tuple(context["winners"]), context["can_start_now"],
+                      context["next_game"])
     if clock:
         status += (naturaltime(clock["deadline"]) if clock["deadline"] else None, repr(clock))
 
@@ -770,7 +783,10 @@ def regions_response(request, context: dict, status: int = 200, *, count_turns: 
     parts.append(region_inputs(context, digests, oob=True, held=held))
     response = HttpResponse("".join(parts), status=status)
     if count_turns:
-        response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
+        # The games waiting elsewhere, found for "Next game waiting" (this one asks no more).
+        elsewhere = context["waiting_elsewhere"]
+        count = turn_count(request.user) if elsewhere is None else len(elsewhere)
+        response["HX-Trigger"] = json.dumps({"turn-count": {"value": count}})
     return response
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import rules_views, views
+from . import rules_views, turn_views, views
 from .computer import views as computer_views
 
 app_name = "games"
@@ -12,6 +12,7 @@ urlpatterns = [
     path("rules/", rules_views.rules_index, name="rules"),
     path("rules/<slug:slug>/", rules_views.rules_page, name="rules_mode"),
     path("invitation/<str:token>/", views.invitation, name="invitation"),
+    path("waiting/", turn_views.waiting, name="waiting"),
     path("<int:game_id>/", views.game_page, name="game"),
     path("<int:game_id>/version/", views.version, name="version"),
     path("<int:game_id>/move/", views.move, name="move"),

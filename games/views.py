@@ -278,6 +278,11 @@ def version(request, game_id):
         game = seat.game
         mark_seen(seat)
     if request.GET.get("v") != poll_stamp(game):
+        if "seen_status" in request.GET:
+            # The fast poll sends the digests of the page's regions (a computer player was
+            # thinking, game_parts.POLL_FAST): the regions that changed come in this answer,
+            # a round trip sooner than the event below and the page's fetch that follows it.
+            return game_page(request, game_id)
         response = HttpResponse(status=200)
         response["HX-Trigger"] = "game-changed"  # the page fetches its regions, and the count with them
         return response

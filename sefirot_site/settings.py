@@ -115,6 +115,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and htmx answers compressed (static files come compressed from WhiteNoise): a game
+    # page's 33 kB of HTML is 6 kB on a phone's slow line (issue 42, bench/phone.py).  Django's
+    # GZip pads each answer at random against BREACH, and CSRF tokens are masked per answer.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

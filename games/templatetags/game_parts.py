@@ -99,11 +99,23 @@ def log_events_html(context):
                      f'</summary>{earlier}<ol class="events"{numbered}>{lines}</ol></details>')
 
 
+# How often, and for how long at most (seconds; then every 3 s), a game page asks whether
+# a computer player has moved (games.views.game_context): its answer is made 0.2-0.3 s
+# after the move; bench/phone.py times from the click to the answer on the page.
+POLL_FAST, POLL_FAST_FOR = "250ms", 15
+
+
 @register.simple_tag(takes_context=True)
 def poll_html(context):
     """What asks the server every few seconds whether the game moved on (game.js)."""
     asks = ""
-    if context["live"]:
+    if context["live"] and context["poll_every"] == POLL_FAST:
+        # A computer player thinks: ask at once, then fast for a while (game.js bounds it),
+        # sending the regions' digests (the game's .region-hash), so that the answer that
+        # finds its move brings the regions it changed (games.views.version).
+        asks = (f'<div hx-get="{_e(cached_reverse("games:version", context["game"].pk))}?v={_e(context["stamp"])}" '
+                f'hx-trigger="load, every {POLL_FAST}" data-fast-for="{POLL_FAST_FOR}" hx-swap="none"></div>')
+    elif context["live"]:
         asks = (f'<div hx-get="{_e(cached_reverse("games:version", context["game"].pk))}?v={_e(context["stamp"])}" '
                 f'hx-trigger="every {_e(context["poll_every"])}" hx-swap="none" hx-include="this"></div>')
     return mark_safe(f'<div id="poll"{_oob(context.get("oob"))}>{asks}</div>')

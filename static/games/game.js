@@ -6,18 +6,6 @@ document.addEventListener("keydown", (event) => {
   if (link) { event.preventDefault(); link.click(); }
 });
 
-// The count of games waiting for your move, sent with every poll of the game page: the
-// navigation's badge and the "(2) " before the page title follow it.
-document.body.addEventListener("turn-count", (event) => {
-  const count = Number(event.detail.value) || 0;
-  const badge = document.getElementById("turn-count");
-  if (badge) {
-    badge.hidden = count === 0;
-    badge.lastChild.textContent = String(count);
-  }
-  document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
-});
-
 // A chat line sent empties its box (was an hx-on attribute: htmx runs those through eval,
 // which the Content-Security-Policy forbids).  A refused line (400, swapped as an answer:
 // site.js) stays in its box to be mended.
@@ -49,3 +37,19 @@ document.body.addEventListener("htmx:afterRequest", (event) => {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", toFoot);
   else toFoot();
 })();
+
+// While a computer player thinks, the page asks every quarter second whether it has moved
+// (its answer comes a fraction of a second after the move), but only for the seconds its
+// poll says (data-fast-for): a worker that is down or slow then costs a poll every 3 s, as
+// while a person thinks.  A poll drawn anew (the game moved on) starts its own count.
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const poll = event.detail.elt;
+  if (!poll.dataset || !poll.dataset.fastFor) return;
+  const now = Date.now();
+  poll.fastSince = poll.fastSince || now;
+  if (now - poll.fastSince > Number(poll.dataset.fastFor) * 1000 && now - (poll.lastAsked || 0) < 3000) {
+    event.preventDefault();
+    return;
+  }
+  poll.lastAsked = now;
+});

@@ -70,3 +70,21 @@ if (window.htmx) {
     if (refresh(event) && sending()) event.detail.shouldSwap = false;
   });
 })();
+
+// The count of games waiting for your move (issue 42), on every page: the navigation's
+// badge asks games:waiting for it every few seconds (base.html), and a game page's own
+// poll and move answers bring it too, each as a "turn-count" event; the badge and the
+// "(2) " before the page title follow it.  A page out of sight (another tab, a phone's
+// locked screen) does not ask; it asks at once when it is seen again.
+document.addEventListener("turn-count", (event) => {
+  const count = Number(event.detail.value) || 0;
+  const badge = document.getElementById("turn-count");
+  if (badge) {
+    badge.hidden = count === 0;
+    badge.lastChild.textContent = String(count);
+  }
+  document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+});
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (event.detail.elt.id === "turn-count" && document.hidden) event.preventDefault();
+});

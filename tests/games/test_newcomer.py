@@ -15,7 +15,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from games import services
-from games.cardfaces import BACK, card_svg
+from games.cardfaces import BACK, SPRITE, card_svg, sprite_svg
 from games.engine import RULES
 from games.engine.cards import CARDS, MAJORS, ROMAN
 from games.models import Game
@@ -45,6 +45,16 @@ def test_every_card_and_the_back_has_its_own_committed_drawing_as_the_builder_dr
         path = CARD_DIR / f"{code}.svg"
         assert path.is_file(), f"static/cards/{code}.svg is missing: run manage.py build_cards"
         assert path.read_text(encoding="utf-8") == card_svg(code), f"{code}.svg is stale: run manage.py build_cards"
+
+
+def test_the_sprite_holds_every_card_as_a_symbol_as_the_builder_draws_it():
+    sprite = (CARD_DIR / SPRITE).read_text(encoding="utf-8")
+    assert sprite == sprite_svg(), "static/cards/sprite.svg is stale: run manage.py build_cards"
+    symbols = re.findall(r'<symbol id="c-([^"]+)" viewBox="0 0 100 160">', sprite)
+    assert symbols == [*CARDS, BACK]
+    # What it places by <use> it defines once: every reference is to an id of the sprite.
+    ids = set(re.findall(r' id="([^"]+)"', sprite))
+    assert set(re.findall(r'<use href="#([^"]+)"', sprite)) <= ids
 
 
 def test_a_major_is_drawn_with_its_numeral_name_and_seal_symbol_on_a_coloured_face():
@@ -77,14 +87,14 @@ def test_pip_cards_show_as_many_suit_drawings_as_their_number_and_courts_a_figur
 def test_the_game_page_draws_each_card_as_its_picture(alice_client, solo_game):
     page = alice_client.get(game_url(solo_game)).content.decode()
     for code in solo_game.rules.view(solo_game.load_state(), 0)["hand"]:
-        assert re.search(rf'data-card="{re.escape(code)}"[^>]*><img class="card-face" src="/static/cards/{re.escape(code)}\.svg"',
-                         page), code
+        assert re.search(rf'data-card="{re.escape(code)}"[^>]*><svg class="card-face"[^>]*>'
+                         rf'<use href="/static/cards/sprite\.svg#c-{re.escape(code)}"/>', page), code
 
 
 def test_dream_odyssey_draws_face_down_majors_as_card_backs_with_short_words(alice, alice_client):
     game = services.start_game(alice, "dream_odyssey", {"variant": "standard"}, seed=3)
     page = alice_client.get(game_url(game)).content.decode()
-    assert 'src="/static/cards/back.svg"' in page
+    assert 'href="/static/cards/sprite.svg#c-back"' in page
     assert "not yet in reach" not in page and "face-down Major," not in page
 
 
