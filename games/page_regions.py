@@ -742,6 +742,13 @@ def region_inputs(context: dict, digests: dict[str, str] | None = None, *, oob: 
     return "".join(parts)
 
 
+def holds_digests(request) -> bool:
+    """Whether the request carries the digests of the page's regions: the fast poll does
+    (a computer player thinking, ``game_parts.POLL_FAST``), so the regions that changed
+    can come in its own answer rather than after an event and a second fetch."""
+    return f"seen_{REGIONS[0]}" in request.GET
+
+
 def regions_response(request, context: dict, status: int = 200, *, count_turns: bool = True) -> HttpResponse:
     """The regions that changed, as htmx out-of-band swaps, with their new digests; a
     region whose digest the page sent back is neither drawn nor sent, and of a region

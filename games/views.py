@@ -24,8 +24,8 @@ from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
-from games.page_regions import (LEFT, LOG_WINDOW, game_context, log_limit, poll_stamp, regions_response,
-                                render_page, worded)
+from games.page_regions import (LEFT, LOG_WINDOW, game_context, holds_digests, log_limit, poll_stamp,
+                                regions_response, render_page, worded)
 from games.registry import present
 from sefirot_site.prepared import PreparedQuery
 
@@ -278,7 +278,7 @@ def version(request, game_id):
         game = seat.game
         mark_seen(seat)
     if request.GET.get("v") != poll_stamp(game):
-        if "seen_status" in request.GET:
+        if holds_digests(request):
             # The fast poll sends the digests of the page's regions (a computer player was
             # thinking, game_parts.POLL_FAST): the regions that changed come in this answer,
             # a round trip sooner than the event below and the page's fetch that follows it.
