@@ -31,10 +31,10 @@ VENV_PYTHON = VENV / "bin" / "python"
 STAMP = VENV / ".sefirot-install.json"
 CHROMIUM = Path("/usr/bin/chromium")
 USAGE = __doc__.split("\n\n")[1]
-# The whole suite's default: four workers, measured on two cores (README, "The tests"): a
-# third of the suite's time is spent waiting on other processes (Chromium, a Celery
-# worker, a site started for the test), which another worker fills. worksteal: an idle
-# worker takes tests queued for a busy one, so a slow file does not hold up the end.
+# The whole suite's default: four workers on two cores. Much of a test's time is spent
+# waiting on other processes (Chromium, a Celery worker, a site started for the test,
+# a poll's interval), which another worker fills. worksteal: an idle worker takes tests
+# queued for a busy one, so a slow file does not hold up the end.
 PARALLEL = ["-n", "4", "--dist", "worksteal"]
 
 
