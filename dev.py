@@ -8,7 +8,10 @@ The virtual environment is .venv next to this file. pip runs only when pyproject
 changed since the last install (a stamp file in .venv remembers), so the second start is
 quick. The test command makes sure Chromium is there for the browser tests: it installs
 Debian's chromium when running as root, and stops with a message otherwise; the browser
-tests are never skipped.
+tests are never skipped. The whole suite runs in parallel (PARALLEL: pytest-xdist's workers,
+each with its own data folder, test database, Celery worker and browser), with any options
+given (`dev.py test -x`); arguments that name tests (a file, a folder, a node id) run in one
+process (`dev.py test tests/site -x`), as do arguments that choose the workers themselves.
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ VENV_PYTHON = VENV / "bin" / "python"
 STAMP = VENV / ".sefirot-install.json"
 CHROMIUM = Path("/usr/bin/chromium")
 USAGE = __doc__.split("\n\n")[1]
+# The whole suite's default: four workers on two cores. Much of a test's time is spent
+# waiting on other processes (Chromium, a Celery worker, a site started for the test,
+# a poll's interval), which another worker fills. worksteal: an idle worker takes tests
+# queued for a busy one, so a slow file does not hold up the end.
+PARALLEL = ["-n", "4", "--dist", "worksteal"]
 
 
 def say(message: str) -> None:
@@ -93,6 +101,14 @@ def ensure_chromium() -> None:
         )
 
 
+def parallel_unless_chosen(args: list[str]) -> list[str]:
+    """PARALLEL for the whole suite; nothing when args name tests or the workers."""
+    names_tests = any(Path(arg.split("::")[0]).exists() for arg in args if not arg.startswith("-"))
+    chooses_workers = any(arg.split("=")[0] in {"-n", "--numprocesses", "--dist"} or arg.startswith("-n")
+                          or arg == "no:xdist" for arg in args)
+    return [] if names_tests or chooses_workers else PARALLEL
+
+
 def main(argv: list[str]) -> None:
     if sys.version_info[:2] != (3, 11):
         fail(f"Sefirot Online needs Python 3.11; this is {sys.version.split()[0]}. Run: python3.11 dev.py ...")
@@ -108,7 +124,7 @@ def main(argv: list[str]) -> None:
     else:
         ensure_installed({"test"})
         ensure_chromium()
-        argv = [str(VENV_PYTHON), "-m", "pytest", *rest]
+        argv = [str(VENV_PYTHON), "-m", "pytest", *parallel_unless_chosen(rest), *rest]
     # Replace this process: Ctrl-C and SIGTERM go straight to the site or to pytest.
     os.execv(argv[0], argv)
 

@@ -20,12 +20,16 @@ from .test_browser import logged_in_page, play_one_move
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 MAX_MOVES = 300
+POLL_INTERVAL_MS = 3_000  # how often a page waiting for the other side asks (games/views.py)
 
 
 def test_a_person_plays_warring_planets_against_the_computer_to_the_end(
         browser, live_server, celery_worker_process, alice):
     game = services.start_game(alice, "warring_planets", opponent=computer_player("greedy"), seed=9)
     context, page = logged_in_page(browser, live_server, alice)
+    # The page's own clock, which runs as a real one: the test moves it on to the page's
+    # next poll rather than waiting up to a poll's interval (3 s) after each computer move.
+    context.clock.install()
     choose = random.Random(9)
     try:
         page.goto(f"/games/{game.pk}/")
@@ -44,6 +48,7 @@ def test_a_person_plays_warring_planets_against_the_computer_to_the_end(
             # The page caught up by itself (its polling) before the person plays on.
             # (the log shows a window of the newest moves: the computer's move is its last line)
             log = page.locator("#log .log-list li")
+            page.clock.fast_forward(POLL_INTERVAL_MS)
             if game.version:
                 expect(log.last).to_have_attribute("value", str(game.version), timeout=30_000)
             else:

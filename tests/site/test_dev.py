@@ -49,3 +49,14 @@ def test_pip_runs_again_only_when_pyproject_changed(tmp_path, monkeypatch):
     assert installs == [".[test]", "."]
     dev.ensure_installed({"test"})  # the run install had no test tools
     assert installs == [".[test]", ".", ".[test]"]
+
+
+def test_the_whole_suite_runs_in_parallel_and_named_tests_in_one_process():
+    dev = load_dev()
+
+    assert dev.parallel_unless_chosen([]) == dev.PARALLEL
+    assert dev.parallel_unless_chosen(["-x", "--backend-tests-only"]) == dev.PARALLEL
+    assert dev.parallel_unless_chosen(["-k", "hallow"]) == dev.PARALLEL  # a filter over the whole suite
+    assert dev.parallel_unless_chosen(["tests/site", "-x"]) == []
+    assert dev.parallel_unless_chosen(["tests/site/test_dev.py::test_dev_py_explains_itself_when_asked_nothing"]) == []
+    assert dev.parallel_unless_chosen(["-n", "2"]) == dev.parallel_unless_chosen(["-p", "no:xdist"]) == []
