@@ -80,6 +80,14 @@ def _is_win(rules, state) -> bool:
     return out is not None and out["result"] == "win"
 
 
+# The beams' widths, tried in turn (see ``iter_solve``), and how many states each search
+# generates before the other takes its turn.
+BEAM_WIDTHS = (64, 512, 4096, 16384)
+SLICE = 20_000
+_TICK = object()  # what a search yields to hand control back to the driver
+_EXHAUSTED = "exhausted"
+
+
 def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                max_seconds: float | None = 30.0, every: int = 20_000) -> Iterator[Progress | Result]:
     """Search ``state`` (the deal's first state, or any state of it) for a winning line.
@@ -88,6 +96,19 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
     runs), and ends by yielding the ``Result``.  ``max_nodes``/``max_seconds`` bound the
     search (None: no bound); time is this process's CPU time, so a shared machine does not
     shorten the search.
+
+    Two searches take turns, ``SLICE`` states each, until one settles the deal:
+
+    - the exhaustive depth-first search with the transposition table: the proof of an
+      unwinnable deal, and the quickest win when the game's ordering is right from the
+      start;
+    - beam searches of growing width (``BEAM_WIDTHS``): level by level, only the best
+      ``width`` states by the game's rank are kept.  A depth-first search commits to its
+      first choices and can spend its whole budget below a bad early move (the last
+      twenty moves of a Know Thyself game searched again and again under a fifth move that
+      already lost the deal); a beam keeps many early choices open at once and finds
+      most winning lines far sooner.  A beam that never had to drop a state was a
+      complete breadth-first search: if it ends without a win, that is a proof too.
     """
     clock = time.process_time
     start = clock()
@@ -102,15 +123,13 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
         yield Result(UNWINNABLE, None, 0, 0.0)
         return
 
-    seen: set[int] = {hash(key_of(state))}
     nodes = 0
-    next_report = every
-    next_check = CHECK_EVERY
     max_depth = 0
+    tick_at = CHECK_EVERY  # the searches yield _TICK once nodes pass it
 
-    def children(parent: dict):
-        """The parent's unseen children, best first, as (move, state); a winning child
-        comes back alone, flagged, so the search ends at once."""
+    def expand(parent: dict, seen: set[int]):
+        """The parent's unseen children as (rank, move, state), or (move, None) for a
+        winning move, which ends the search at once."""
         nonlocal nodes
         seat = rules.to_act(parent)[0]
         found = []
@@ -126,39 +145,96 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
             if h in seen:
                 continue
             seen.add(h)
-            found.append((rank(child), len(found), move, child))
-        found.sort(reverse=True, key=lambda item: (item[0], -item[1]))
-        return None, [(move, child) for _, _, move, child in found]
+            found.append((rank(child), move, child))
+        return None, found
 
-    # The path: moves made so far, and for each state on it the children still to try
-    # (a list used as a stack, its best child last).
-    path: list[dict] = []
-    winning, kids = children(state)
-    if winning is not None:
-        yield Result(WINNABLE, [winning], nodes, clock() - start, max_depth=1)
-        return
-    kids.reverse()
-    stack = [kids]
-    while stack:
-        todo = stack[-1]
-        if not todo:
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        move, child = todo.pop()
-        path.append(move)
-        winning, kids = children(child)
+    def unwind(tail) -> list[dict]:
+        line = []
+        while tail is not None:
+            tail, move = tail
+            line.append(move)
+        line.reverse()
+        return line
+
+    def beams():
+        """Beam searches of growing width; the last item is the winning line, _EXHAUSTED
+        (a proof: one beam never dropped a state) or None (no beam found a win)."""
+        nonlocal max_depth
+        for width in BEAM_WIDTHS:
+            seen = {hash(key_of(state))}
+            level = [(state, None)]  # (state, its line as a linked list (parent, move))
+            dropped = False
+            depth = 0
+            while level:
+                depth += 1
+                max_depth = max(max_depth, depth)
+                following = []
+                for parent, tail in level:
+                    winning, kids = expand(parent, seen)
+                    if winning is not None:
+                        yield unwind((tail, winning))
+                        return
+                    following += [(r, (tail, move), child) for r, move, child in kids]
+                    if nodes >= tick_at:
+                        yield _TICK
+                if len(following) > width:
+                    dropped = True
+                    following.sort(key=lambda item: item[0], reverse=True)
+                    del following[width:]
+                level = [(child, tail) for _, tail, child in following]
+            if not dropped:
+                yield _EXHAUSTED
+                return
+        yield None
+
+    def depth_first():
+        """The exhaustive search; the last item is the winning line or _EXHAUSTED."""
+        nonlocal max_depth
+        seen = {hash(key_of(state))}
+
+        def ordered(parent):
+            winning, kids = expand(parent, seen)
+            if winning is not None:
+                return winning, None
+            # Best first: sorted ascending, so the best is popped from the end.
+            kids.sort(key=lambda item: item[0])
+            return None, [(move, child) for _, move, child in kids]
+
+        path: list[dict] = []
+        winning, kids = ordered(state)
         if winning is not None:
-            path.append(winning)
-            yield Result(WINNABLE, list(path), nodes, clock() - start, max_depth=max(max_depth, len(path)))
+            yield [winning]
             return
-        kids.reverse()
-        stack.append(kids)
-        if len(stack) > max_depth:
-            max_depth = len(stack)
-        if nodes >= next_check:
-            next_check = nodes + CHECK_EVERY
+        stack = [kids]
+        while stack:
+            todo = stack[-1]
+            if not todo:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            move, child = todo.pop()
+            path.append(move)
+            winning, kids = ordered(child)
+            if winning is not None:
+                yield path + [winning]
+                return
+            stack.append(kids)
+            if len(stack) > max_depth:
+                max_depth = len(stack)
+            if nodes >= tick_at:
+                yield _TICK
+        yield _EXHAUSTED
+
+    searches = [depth_first(), beams()]
+    turn = 0
+    slice_end = SLICE
+    next_report = every
+    while True:
+        search = searches[turn % len(searches)]
+        item = next(search)
+        if item is _TICK:
+            tick_at = nodes + CHECK_EVERY
             elapsed = clock() - start
             if max_nodes is not None and nodes >= max_nodes:
                 yield Result(UNDECIDED, None, nodes, elapsed, "nodes", max_depth)
@@ -168,8 +244,18 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 return
             if nodes >= next_report:
                 next_report = nodes + every
-                yield Progress(nodes, elapsed, len(stack))
-    yield Result(UNWINNABLE, None, nodes, clock() - start, max_depth=max_depth)
+                yield Progress(nodes, elapsed, max_depth)
+            if nodes >= slice_end:
+                slice_end = nodes + SLICE
+                turn += 1
+        elif isinstance(item, list):
+            yield Result(WINNABLE, item, nodes, clock() - start, max_depth=max_depth)
+            return
+        elif item == _EXHAUSTED:
+            yield Result(UNWINNABLE, None, nodes, clock() - start, max_depth=max_depth)
+            return
+        else:  # the beams are done without a win: the depth-first search goes on alone
+            searches.remove(search)
 
 
 def solve(rules, state: dict, *, max_nodes: int | None = 1_000_000, max_seconds: float | None = 30.0,
