@@ -30,6 +30,7 @@ the engine by the tests.
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -89,7 +90,8 @@ _EXHAUSTED = "exhausted"
 
 
 def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
-               max_seconds: float | None = 30.0, every: int = 20_000) -> Iterator[Progress | Result]:
+               max_seconds: float | None = 30.0, every: int = 20_000,
+               slice_nodes: int = SLICE) -> Iterator[Progress | Result]:
     """Search ``state`` (the deal's first state, or any state of it) for a winning line.
 
     Yields a ``Progress`` every ``every`` nodes (a worker reports it while the search
@@ -97,7 +99,7 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
     search (None: no bound); time is this process's CPU time, so a shared machine does not
     shorten the search.
 
-    Two searches take turns, ``SLICE`` states each, until one settles the deal:
+    Two searches take turns, ``slice_nodes`` states each, until one settles the deal:
 
     - the exhaustive depth-first search with the transposition table: the proof of an
       unwinnable deal, and the quickest win when the game's ordering is right from the
@@ -165,23 +167,30 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
             level = [(state, None)]  # (state, its line as a linked list (parent, move))
             dropped = False
             depth = 0
+            made = 0
             while level:
                 depth += 1
                 max_depth = max(max_depth, depth)
-                following = []
+                # The best ``width`` children, kept in a heap as they come (worst on top),
+                # so a wide beam never holds every child of its level at once.
+                following: list = []
                 for parent, tail in level:
                     winning, kids = expand(parent, seen)
                     if winning is not None:
                         yield unwind((tail, winning))
                         return
-                    following += [(r, (tail, move), child) for r, move, child in kids]
+                    for r, move, child in kids:
+                        made += 1
+                        item = (r, -made, (tail, move), child)  # ties: the first made wins
+                        if len(following) < width:
+                            heapq.heappush(following, item)
+                        else:
+                            dropped = True
+                            if item > following[0]:
+                                heapq.heapreplace(following, item)
                     if nodes >= tick_at:
                         yield _TICK
-                if len(following) > width:
-                    dropped = True
-                    following.sort(key=lambda item: item[0], reverse=True)
-                    del following[width:]
-                level = [(child, tail) for _, tail, child in following]
+                level = [(child, tail) for _, _, tail, child in following]
             if not dropped:
                 yield _EXHAUSTED
                 return
@@ -196,9 +205,10 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
             winning, kids = expand(parent, seen)
             if winning is not None:
                 return winning, None
-            # Best first: sorted ascending, so the best is popped from the end.
-            kids.sort(key=lambda item: item[0])
-            return None, [(move, child) for _, move, child in kids]
+            # Best first, ties in the engine's own order of moves (Hermit's Arcana lists
+            # exalts first, say): sorted worst first, as the best is popped from the end.
+            order = sorted(range(len(kids)), key=lambda i: (kids[i][0], -i))
+            return None, [kids[i][1:] for i in order]
 
         path: list[dict] = []
         winning, kids = ordered(state)
@@ -228,7 +238,7 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
 
     searches = [depth_first(), beams()]
     turn = 0
-    slice_end = SLICE
+    slice_end = slice_nodes
     next_report = every
     while True:
         search = searches[turn % len(searches)]
@@ -246,7 +256,7 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 next_report = nodes + every
                 yield Progress(nodes, elapsed, max_depth)
             if nodes >= slice_end:
-                slice_end = nodes + SLICE
+                slice_end = nodes + slice_nodes
                 turn += 1
         elif isinstance(item, list):
             yield Result(WINNABLE, item, nodes, clock() - start, max_depth=max_depth)
@@ -259,9 +269,11 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
 
 
 def solve(rules, state: dict, *, max_nodes: int | None = 1_000_000, max_seconds: float | None = 30.0,
-          on_progress: Callable[[Progress], None] | None = None, every: int = 20_000) -> Result:
+          on_progress: Callable[[Progress], None] | None = None, every: int = 20_000,
+          slice_nodes: int = SLICE) -> Result:
     """``iter_solve`` run to its end: the Result, with ``on_progress`` called on the way."""
-    for item in iter_solve(rules, state, max_nodes=max_nodes, max_seconds=max_seconds, every=every):
+    for item in iter_solve(rules, state, max_nodes=max_nodes, max_seconds=max_seconds, every=every,
+                           slice_nodes=slice_nodes):
         if isinstance(item, Result):
             return item
         if on_progress is not None:
