@@ -3,7 +3,7 @@
 Ordering changes how fast a winnable deal is settled, never the verdict: the search
 still tries every child before it calls a state lost.  Each game's rank reads the state
 the move leads to (more is better) and reuses the bots' per-game scoring
-(``games.bots.scoring``) where a game has one.
+(``games.bots.scoring.scorer_for``: a game folder's ``scoring.py``, else the generic one).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ def rank_function(rules) -> Rank:
     make = CUSTOM.get(rules.slug)
     if make is not None:
         return make(rules)
-    scorer = scoring.SCORERS.get(rules.slug)
-    if scorer is None:
-        return lambda state: 0.0  # no heuristic: the engine's own move order
+    # The game's own scorer, found in its folder (games.engine.folders); the generic one
+    # where a game has none.
+    scorer = scoring.scorer_for(rules)
     # Every seat of a one-seat or cooperative game shares the result: seat 0's score.
     return lambda state: scorer(rules, state, 0)

@@ -288,7 +288,9 @@ def settled_user(user, predicate, timeout=15):
 @pytest.mark.django_db(transaction=True)
 def test_a_bounce_report_at_the_receiver_stops_the_mail_to_that_address(smtp_server, receiver, alice, bob):
     game = two_player_game(alice, bob)
-    assert send_turn_mail(seat(game).pk, game.version) == "sent"
+    # A worker an earlier test started may have sent it from the outbox first (to the same
+    # server): either way one turn mail reaches alice.
+    assert send_turn_mail(seat(game).pk, game.version) in ("sent", "already sent")
     bounce_to = str(smtp_server.wait_for("alice@example.com")["Return-Path"]).strip("<>")
     assert bounces.parse_bounce_address(bounce_to)
 
