@@ -52,10 +52,6 @@ def tab_to(page, locator) -> None:
     assert page.evaluate("t => document.activeElement === t", target), f"Tab never reached {locator}"
 
 
-def focused(page) -> str:
-    return page.evaluate("() => { const e = document.activeElement; return e ? e.outerHTML.slice(0, 160) : '' }")
-
-
 def move_button(page, move: dict):
     value = json.dumps(move, sort_keys=True, separators=(",", ":"))
     return page.locator("form.move-form").filter(
@@ -138,6 +134,8 @@ def test_a_whole_warring_planets_game_against_the_computer_by_keyboard_alone(
             log = page.locator("#log .log-list li")
             if game.version:
                 expect(log.last).to_have_attribute("value", str(game.version), timeout=30_000)
+                # The poll redrew the regions the focus was in: it is still in the page.
+                page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
             play_by_keyboard(page, game, 0, choose)
             wait_for_move(game)
             moves += 1

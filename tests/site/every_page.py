@@ -96,12 +96,12 @@ class Cast:
     objects: dict = field(default_factory=dict)
 
 
-def build_cast(make_user, mail_folder) -> Cast:
+def build_cast(make_user, settings, mail_folder) -> Cast:
+    """``settings``: pytest-django's fixture (the mail goes to files in ``mail_folder`` for
+    the test only)."""
     from allauth.account.forms import default_token_generator
     from allauth.account.models import EmailAddress, EmailConfirmationHMAC
     from allauth.account.utils import user_pk_to_url_str
-    from django.conf import settings
-
     from games import services
     from games.engine import RULES
     from games.mail.outgoing import turn_mail

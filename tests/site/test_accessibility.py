@@ -3,8 +3,10 @@
 axe-core (``axe-playwright-python``, which ships axe-core's script) checks every page of
 the site, found from the URLconf (``tests/site/every_page.py``), with real data, at 390
 and 1280 px, in the light and the dark scheme, against WCAG 2.2 A and AA and axe's best
-practices: no serious or critical violation anywhere.  Motion is off for whoever asks
-their system for less of it.
+practices: no serious or critical violation anywhere.  One browser context per width and
+scheme, the visitor's session cookie swapped in; every page's violations are gathered into
+one message (and test-results/axe-violations.txt).  Keyboard play, focus across htmx swaps
+and reduced motion: tests/games/test_keyboard_play.py.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from django.conf import settings
 from django.test import Client
 
 from .every_page import HOW_TO_ADD, Visit, build_cast, patterns, unvisitable, visits, why_not_a_page
-
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -92,10 +93,10 @@ def test_a_page_added_without_visit_data_is_named_with_how_to_add_it(settings):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_every_page_passes_axe_at_both_widths_in_both_schemes(browser, live_server, make_user, tmp_path):
+def test_every_page_passes_axe_at_both_widths_in_both_schemes(browser, live_server, make_user, settings, tmp_path):
     missing = unvisitable()
     assert not missing, "pages with no way to visit them:\n" + "\n".join(missing) + "\n" + HOW_TO_ADD
-    cast = build_cast(make_user, tmp_path / "sent-mail")
+    cast = build_cast(make_user, settings, tmp_path / "sent-mail")
     planned = visits(cast)
     pages, problems = classify(cast, planned)
     assert not problems, "\n".join(problems)
