@@ -189,8 +189,9 @@ def board_space_html(context):
     here = ' <strong class="here">(you are here)</strong>' if cell.get("here") else ""
     return mark_safe(
         f'\n    <div class="{classes}" id="space-{_e(cell.get("dom", ""))}" style="grid-column: '
-        f'{_e(cell.get("x", ""))}; grid-row: {_e(cell.get("y", ""))}"{_oob(context.get("part_oob"))}>\n'
-        f'      <span class="space-name">{soft_hyphens(cell.get("name", ""))}{here}</span>\n'
+        f'{_e(cell.get("x", ""))}; grid-row: {_e(cell.get("y", ""))}" role="group" '
+        f'aria-labelledby="space-{_e(cell.get("dom", ""))}-name"{_oob(context.get("part_oob"))}>\n'
+        f'      <span class="space-name" id="space-{_e(cell.get("dom", ""))}-name">{soft_hyphens(cell.get("name", ""))}{here}</span>\n'
         f'      {_cards(context, cell.get("majors"), "games/_pick.html")}\n'
         f'      {_below_majors(context, cell)}\n    </div>')
 

@@ -6,6 +6,14 @@ document.addEventListener("submit", (event) => {
   if (question && !window.confirm(question)) event.preventDefault();
 }, true);
 
+// A link drawn as a toggle button (a card to pick: role="button" aria-pressed) answers Space
+// as a button does; a link answers only Enter by itself.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== " " || event.altKey || event.ctrlKey || event.metaKey) return;
+  const toggle = event.target.closest && event.target.closest('a[role="button"]');
+  if (toggle) { event.preventDefault(); toggle.click(); }
+});
+
 // htmx and refusals, for every page of the site (issue 38).  A refused request answers
 // 400 (bad input) or 409 (stale: someone moved first), drawn as the region(s) the form
 // updates, with the message in them: htmx swaps it as it swaps any answer, and it is no
@@ -88,3 +96,82 @@ document.addEventListener("turn-count", (event) => {
 document.addEventListener("htmx:beforeRequest", (event) => {
   if (event.detail.elt.id === "turn-count" && document.hidden) event.preventDefault();
 });
+
+// Motion: whoever asks their system for less of it gets none. site.css turns transitions
+// and animations off; htmx's own settle pause (20 ms, for its CSS transitions) goes too.
+if (window.htmx && window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+  htmx.config.defaultSwapDelay = 0;
+  htmx.config.defaultSettleDelay = 0;
+}
+
+// Focus across htmx swaps (WCAG 2.4.3): an answer that redraws the control a keyboard
+// user was on (a card they picked, a region polled afresh) would drop their focus to the
+// page's start.  The control is found again in the new markup (by its id, the card it
+// picks, or its form's move), else focus goes to the first control of the nearest region
+// that is still there, else to the main content.  What the new regions say (a refusal, a
+// notice) is read out by the page's live region, #messages.
+(function () {
+  let was = null;
+  const describe = (element) => {
+    if (!element || element === document.body || element === document.documentElement) return null;
+    const card = element.matches("a.pick") && element.querySelector("[data-card]");
+    const form = element.form || element.closest("form");
+    const move = form && form.querySelector("input[name=move]");
+    const regions = [];
+    for (let node = element.parentElement; node; node = node.parentElement) if (node.id) regions.push(node.id);
+    return { element, id: element.id, card: card && card.dataset.card, move: move && move.value,
+             action: form && form.getAttribute("action"), name: element.name, value: element.value, regions };
+  };
+  const focusable = "a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])";
+  const findAgain = (old) => {
+    if (old.id) { const same = document.getElementById(old.id); if (same) return same; }
+    if (old.card) {
+      const card = document.querySelector(`a.pick [data-card="${CSS.escape(old.card)}"]`);
+      if (card) return card.closest("a.pick");
+    }
+    if (old.move) {
+      for (const input of document.querySelectorAll("input[name=move]")) {
+        if (input.value === old.move) return input.form.querySelector("button");
+      }
+    }
+    if (old.action && old.name) {
+      for (const button of document.querySelectorAll(`form[action="${CSS.escape(old.action)}"] [name="${CSS.escape(old.name)}"]`)) {
+        if (button.value === old.value) return button;
+      }
+    }
+    for (const id of old.regions) {
+      const control = document.getElementById(id) && document.getElementById(id).querySelector(focusable);
+      if (control) return control;
+    }
+    return null;
+  };
+  document.addEventListener("htmx:beforeSwap", () => { was = describe(document.activeElement); });
+  document.addEventListener("htmx:afterSettle", () => {
+    const old = was;
+    was = null;
+    if (!old || (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected)) return;
+    if (old.element.isConnected) return;
+    const next = findAgain(old) || document.getElementById("main");
+    if (next) next.focus();
+  });
+  // A region's message (a refused move, a notice) said again in the live region, so a
+  // screen reader reads it whatever region it came in.
+  const sayAgain = (event) => {
+    const region = document.getElementById("messages");
+    const target = event.target;  // the new element swapped in (detail.target may be the old one)
+    if (!region || !target || target === region || !target.querySelectorAll) return;
+    const lines = [...target.querySelectorAll(".message, [role=alert]")].filter((line) => !region.contains(line))
+      .map((line) => line.textContent.trim()).filter(Boolean);
+    if (!lines.length) return;
+    region.querySelectorAll("[data-region-said]").forEach((old) => old.remove());
+    for (const text of lines) {
+      const line = document.createElement("p");
+      line.className = "visually-hidden";
+      line.dataset.regionSaid = "";
+      line.textContent = text;
+      region.append(line);
+    }
+  };
+  document.addEventListener("htmx:afterSettle", sayAgain);
+  document.addEventListener("htmx:oobAfterSwap", sayAgain);
+})();

@@ -98,7 +98,8 @@ SPACE_TEMPLATES = {
     "board_space_html": (
         '\n    <div class="space space-{{ cell.kind }}{% if cell.target %} target{% endif %}{% if cell.status == '
         '\'resolved\' %} resolved{% endif %}" id="space-{{ cell.dom }}" style="grid-column: {{ cell.x }}; grid-row: '
-        '{{ cell.y }}"{% if part_oob %} hx-swap-oob="true"{% endif %}>\n      <span class="space-name">'
+        '{{ cell.y }}" role="group" aria-labelledby="space-{{ cell.dom }}-name"{% if part_oob %} hx-swap-oob="true"'
+        '{% endif %}>\n      <span class="space-name" id="space-{{ cell.dom }}-name">'
         '{{ cell.name|soft_hyphens }}{% if cell.here %} <strong class="here">(you are here)</strong>{% endif %}'
         '</span>\n      {% for card in cell.majors %}{% card_html "games/_pick.html" %}{% endfor %}\n      '
         + TEMPLATE_BELOW_MAJORS + '\n    </div>'),
