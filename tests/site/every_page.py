@@ -36,6 +36,10 @@ NOT_PAGES = {
     "wizards:session_version": "a fragment the session page polls (its regions), not a page",
     "journal:seal_file": "a seal's file (PNG, PDF or SVG) to download",
     "journal:shared_seal_file": "a shared seal's file (PNG, PDF or SVG) to download",
+    "push:mute": "a fragment the game page loads into its push switch (install.js), not a page",
+    "games:waiting": "the navigation badge's count, polled by every page (204 or 286), not a page",
+    "push:forget": "a POST from the profile's list of devices (forgets one); no page of its own",
+    "clocks:calendar": "an iCalendar feed (text/calendar) for calendar apps, not a page",
     "account_confirm_login_code": "login by a mailed code is off: allauth answers 404",
     "account_request_reauthentication_code": "reauthentication by a mailed code is off: allauth answers 404",
     "account_confirm_reauthentication_code": "reauthentication by a mailed code is off: allauth answers 404",
@@ -223,6 +227,13 @@ def _game_entries(cast: Cast):
         yield "tarot wizards", wizards_entry
 
 
+def _unsubscribe_token(cast: Cast) -> str:
+    from games.mail import etiquette
+
+    # The token is the address's last part: .../mail/unsubscribe/<token>/
+    return etiquette.about_all(cast.users["alice"]).header.rstrip("/").rsplit("/", 1)[1]
+
+
 def _seal(cast: Cast) -> dict:
     return {"pk": cast.objects["entry"].pk, "seal_pk": cast.objects["seal"].pk}
 
@@ -244,6 +255,8 @@ BY_NAME = {
     "journal:seal_retry": lambda cast: [("a rendered seal", _seal(cast), "alice")],
     "mail:mailbox_reply": lambda cast: [("a turn mail", {"key": cast.objects["mail_key"]}, "keeper")],
     "mail:mailbox": lambda cast: [("the development mailbox", {}, "keeper")],
+    "mail:unsubscribe": lambda cast: [
+        ("a turn mail's one-click unsubscribe, opened in a browser", {"token": _unsubscribe_token(cast)}, None)],
     "account_confirm_email": lambda cast: [("a newcomer's address", {"key": cast.objects["confirm_key"]}, None)],
     "account_reset_password_from_key": lambda cast: [("Bob's reset link", cast.objects["reset"], None)],
 }
