@@ -62,6 +62,12 @@ class RecordsTicks:
 class LocalScheduler(RecordsTicks, PersistentScheduler):
     """The embedded defaults' scheduler: Celery's own, its state in a file in DATA_DIR."""
 
+    # Importing this module connects RedBeat's beat_init handler, which reads the
+    # scheduler's lock_key whatever its class: without one it logged an AttributeError's
+    # traceback at every start (and runsite's spec, reading the log's tail, lost the
+    # "beat: Starting..." line behind it). None tells the handler there is no lock to take.
+    lock_key = None
+
     def tick(self, *args, **kwargs):
         interval = super().tick(*args, **kwargs)
         self.record()
