@@ -53,6 +53,9 @@ class Game(models.Model):
     to_act = models.JSONField(default=list, help_text="Cache of rules.to_act(state).")
     outcome = models.JSONField(null=True, blank=True, help_text="Cache of rules.outcome(state).")
     end_reason = models.CharField(max_length=200, blank=True)
+    # Off for a daily deal (games.daily): everyone plays the same cards on their own, so the
+    # computer's advice would be an unfair help.  Only the hint while playing is refused.
+    hints = models.BooleanField(default=True, help_text="Whether the computer offers hints in this game.")
 
     # None = no clock; else days per move.  ``deadline`` is when the seats to act run out.
     time_control = models.PositiveSmallIntegerField(choices=TimeControl.choices, null=True, blank=True)

@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "games.ratings",
     "games.computer",
     "games.push",
+    "games.daily",
     "journal",
 ]
 
@@ -444,6 +445,8 @@ CELERY_BEAT_SCHEDULE.update({
     "check-clocks": {"task": "games.check_clocks", "schedule": float(CLOCK_CHECK_SECONDS)},
     "daily-digests": {"task": "games.send_daily_digests", "schedule": crontab(minute=0)},
     "wizards-table-digests": {"task": "wizards.send_table_digests", "schedule": crontab(minute=30)},
+    # The daily deals whose UTC day ended are handed to the solver (games.daily).
+    "daily-deal-solver": {"task": "daily.queue_solves", "schedule": crontab(minute=5)},
 })
 
 # --- Web Push (games.push) ----------------------------------------------------------------

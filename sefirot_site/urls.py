@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("games.clocks.urls")),  # vacation, give a day
     path("games/", include("games.urls")),
     path("wizards/", include("games.wizards.urls")),
+    path("daily/", include("games.daily.urls")),
     path("journal/", include("journal.urls")),
     path("admin/", admin.site.urls),
 ]

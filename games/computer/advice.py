@@ -33,6 +33,8 @@ def hint_for(game: Game, seat: Seat) -> str:
     """The computer's suggestion for the seat's move now, in a sentence for "you"."""
     if not offers_advice(game):
         raise NoAdvice("Hints are given in the games played alone.")
+    if not game.hints:
+        raise NoAdvice("There are no hints in the daily deal: everyone plays the same cards on their own.")
     if game.status != Game.Status.ACTIVE or seat.index not in game.to_act:
         raise NoAdvice("A hint is given on your turn, while the game is on.")
     rules, state = game.rules, game.load_state()

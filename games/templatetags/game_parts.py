@@ -213,7 +213,7 @@ def _advice(context) -> str:
     game, show = context["game"], context["show"]
     if game.players != 1:
         return ""
-    if game.status == "active" and show.can_act:
+    if game.status == "active" and show.can_act and game.hints:
         hint = _e(cached_reverse("games:hint", game.pk))
         return (f'\n  <form method="post" action="{hint}" hx-post="{hint}" hx-swap="none" class="hint-form">'
                 f'{csrf_input(context)}<button type="submit" class="secondary">Hint</button></form>')

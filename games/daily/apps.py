@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class DailyConfig(AppConfig):
+    name = "games.daily"
+    label = "daily"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from games.daily import receivers  # noqa: F401  (a finished daily game records its result)
