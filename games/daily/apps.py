@@ -8,3 +8,4 @@ class DailyConfig(AppConfig):
 
     def ready(self):
         from games.daily import receivers  # noqa: F401  (a finished daily game records its result)
+        from games.daily import tasks  # noqa: F401  (the solver and the shared seals, by name from the outbox)

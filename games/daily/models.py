@@ -53,6 +53,11 @@ class Play(models.Model):
     seconds = models.PositiveIntegerField(null=True, blank=True, help_text="From the start to the last move.")
     # The player's choice: their reading (its seal) shown to the others who finished the deal.
     shared = models.BooleanField(default=False)
+    # What is shown of it, drawn by the worker when the player first shares it
+    # (tasks.draw_shared_seal): the journal entry's title, and its seal as SVG with its words.
+    reading_title = models.CharField(max_length=200, blank=True)
+    seal_words = models.JSONField(default=list, blank=True)
+    seal_svg = models.TextField(blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["deal", "user"], name="daily_one_play_per_deal_and_account")]

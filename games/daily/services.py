@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import time
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -32,10 +33,14 @@ from .models import Deal, Play
 
 # The solo games of the day, in the page's order.
 MODES = ("know_thyself", "dream_odyssey", "hermits_arcana")
-# The solver's budget per deal, well inside the outbox's run limit (120 s).
-SOLVER_SECONDS = 60
+# The solver's budget per deal: CPU seconds (the solver's own measure), and the time on the
+# clock, which a busy machine stretches (20 CPU seconds took 90 on a loaded two-core box):
+# both well inside the outbox's run limit (120 s), so a search ends as "not settled"
+# rather than being killed.
+SOLVER_SECONDS = 40
+SOLVER_WALL_SECONDS = 80
 SOLVER_NODES = 3_000_000
-# At most this many shared readings drawn on the results page (each is a seal).
+# At most this many shared readings shown on a results page (each is a seal).
 SHARED_SHOWN = 24
 
 
@@ -175,50 +180,49 @@ def leaderboard(deal: Deal) -> list[Play]:
     the fewer moves, the shorter time.  One query, whatever their number."""
     return list(
         Play.objects.filter(deal=deal, finished_at__isnull=False).select_related("user")
+        .defer("seal_svg", "seal_words")
         .order_by(F("won").desc(nulls_last=True), F("score").desc(nulls_last=True), "moves",
                   F("seconds").asc(nulls_last=True), "finished_at", "pk"))
 
 
-@dataclass
-class SharedReading:
-    player: str
-    title: str
-    won: bool | None
-    cards: list[str]
-    words: list[str]
-
-
-def shared_readings(deal: Deal, limit: int = SHARED_SHOWN) -> list[SharedReading]:
-    """The readings of those who finished the deal and chose to share them, each with its
-    seal's cards and words (the newest seal the player had made, else the reading's own).
-    Two queries, whatever their number."""
-    from django.db.models import Prefetch
-
-    from journal import services as journal
-    from journal.models import Entry, Seal
-
-    entries = (Entry.objects.filter(source_game__daily_play__deal=deal, source_game__daily_play__shared=True,
-                                    source_game__daily_play__user_id=F("owner_id"))
-               .select_related("owner", "source_game__daily_play")
-               .prefetch_related(Prefetch("seals", queryset=Seal.objects.filter(status=Seal.Status.DONE),
-                                          to_attr="done_seals"))
-               .order_by("source_game__daily_play__finished_at", "pk")[:limit])
-    shown = []
-    for entry in entries:
-        if entry.done_seals:
-            cards, words = entry.done_seals[0].cards, entry.done_seals[0].words
-        else:
-            cards, words = journal.default_seal_input(entry)
-        shown.append(SharedReading(str(entry.owner), entry.title, entry.source_game.daily_play.won,
-                                   list(cards), list(words)))
-    return shown
+def shared_readings(deal: Deal, limit: int = SHARED_SHOWN) -> list[Play]:
+    """The plays of those who finished the deal and chose to show their reading, whose seal
+    the worker has drawn.  One query, whatever their number."""
+    return list(Play.objects.filter(deal=deal, finished_at__isnull=False, shared=True).exclude(seal_svg="")
+                .select_related("user").order_by("finished_at", "pk")[:limit])
 
 
 def set_shared(user, deal: Deal, shared: bool) -> Play:
+    """Show (or hide again) the account's reading of a deal it finished.  The first time it
+    is shown, its seal is asked of the worker, in the same transaction."""
     play = finished_play(user, deal)
-    Play.objects.filter(pk=play.pk).update(shared=shared)
+    with transaction.atomic():
+        Play.objects.filter(pk=play.pk).update(shared=shared)
+        if shared and not play.seal_svg:
+            enqueue("daily.draw_shared_seal", play.pk)
     play.shared = shared
     return play
+
+
+def draw_shared_seal(play_id: int) -> str:
+    """The worker's part: the seal of the player's journal entry of the game (their newest
+    rendered seal's cards and words, else the reading's own), as SVG.  Idempotent."""
+    from journal import services as journal
+    from journal.models import Entry, Seal
+    from journal.seals import render_seal
+
+    play = Play.objects.filter(pk=play_id).first()
+    if play is None or play.seal_svg:
+        return "nothing to do"
+    entry = Entry.objects.filter(source_game_id=play.game_id, owner_id=play.user_id).first()
+    if entry is None:
+        return "no reading"
+    seal = entry.seals.filter(status=Seal.Status.DONE).order_by("-created", "-pk").first()
+    cards, words = (seal.cards, seal.words) if seal else journal.default_seal_input(entry)
+    svg = render_seal(cards, words, "svg", "10cm").decode()
+    Play.objects.filter(pk=play_id, seal_svg="").update(seal_svg=svg, seal_words=list(words),
+                                                       reading_title=entry.title[:200])
+    return "drawn"
 
 
 # --- streaks -----------------------------------------------------------------------------
@@ -260,8 +264,7 @@ def solve(deal_id: int) -> str:
     """The worker's part: search the deal and store the verdict.  Idempotent: a deal once
     settled (or undecided) is left as it is."""
     from games.engine.words import for_reader
-    from games.solver import SOLVABLE, UNDECIDED, WINNABLE
-    from games.solver import solve as search
+    from games.solver import SOLVABLE, UNDECIDED, WINNABLE, Result, iter_solve
 
     deal = Deal.objects.filter(pk=deal_id).first()
     if deal is None or deal.solver not in (Deal.Solver.NOT_ASKED, Deal.Solver.QUEUED):
@@ -271,7 +274,13 @@ def solve(deal_id: int) -> str:
         verdict, line, nodes = UNDECIDED, [], None
     else:
         first = rules.new_game(deal.seed, 1, {"variant": deal.variant})
-        result = search(rules, first, max_nodes=SOLVER_NODES, max_seconds=SOLVER_SECONDS)
+        result, deadline = None, time.monotonic() + SOLVER_WALL_SECONDS
+        for step in iter_solve(rules, first, max_nodes=SOLVER_NODES, max_seconds=SOLVER_SECONDS, every=5_000):
+            if isinstance(step, Result):
+                result = step
+            elif time.monotonic() > deadline:
+                result = Result(UNDECIDED, nodes=step.nodes, limit="time")
+                break
         verdict, nodes, line = result.verdict, result.nodes, []
         if verdict == WINNABLE:
             state = first

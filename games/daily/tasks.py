@@ -19,3 +19,11 @@ def queue_solves() -> str:
     from .services import queue_solves as queue
 
     return f"asked {queue()}"
+
+
+@shared_task(name="daily.draw_shared_seal", soft_time_limit=60, time_limit=75)
+def draw_shared_seal(play_id: int) -> str:
+    """Draw the seal of a reading its player chose to show (recorded in the outbox first)."""
+    from .services import draw_shared_seal as draw
+
+    return draw(play_id)

@@ -8,7 +8,6 @@ import base64
 import datetime as dt
 
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -63,24 +62,9 @@ def duration(seconds: int | None) -> str:
     return f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
 
 
-def _seal_image(cards: list[str], words: list[str]) -> str | None:
-    """A shared reading's seal as an SVG data: URL for an <img> (nothing in it can run),
-    drawn once per seal and kept in the cache: a results page draws up to two dozen."""
-    from journal.seals import render_seal, seal_digest
-
-    try:
-        key = "daily-seal:" + seal_digest(cards, words)
-    except ValueError:
-        return None
-    image = cache.get(key)
-    if image is None:
-        try:
-            svg = render_seal(cards, words, "svg", "10cm")
-        except ValueError:
-            return None
-        image = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
-        cache.set(key, image, 7 * 24 * 3600)
-    return image
+def _seal_image(svg: str) -> str:
+    # A data: URL for an <img>: nothing in the SVG can run as script.
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 @login_required
@@ -95,7 +79,7 @@ def results(request, day, mode):
                                                       "section": "daily"}, status=refusal.status)
     board = [{"rank": n, "play": p, "you": p.user_id == request.user.pk, "time": duration(p.seconds)}
              for n, p in enumerate(services.leaderboard(deal), 1)]
-    readings = [{"reading": r, "image": _seal_image(r.cards, r.words)} for r in services.shared_readings(deal)]
+    readings = [{"play": p, "image": _seal_image(p.seal_svg)} for p in services.shared_readings(deal)]
     return render(request, "daily/results.html", {
         "deal": deal, "title": title, "play": play, "board": board, "readings": readings,
         "day_over": deal.day < services.today(), "variant_text": services.DealRow(deal, title, play).variant_text,
