@@ -173,7 +173,20 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
     cast.objects["confirm_key"] = EmailConfirmationHMAC(address).key
     cast.objects["reset"] = {"uidb36": user_pk_to_url_str(bob), "key": default_token_generator.make_token(bob)}
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == len(RULES)
+    cast.objects["daily"] = _daily_deal_finished(alice, bob)
     return cast
+
+
+def _daily_deal_finished(*players):
+    """Today's Know Thyself deal played to its end by each of ``players``, every reading
+    shown with its seal drawn: the results page at its fullest (games.daily)."""
+    from games.daily import services as daily
+
+    for player in players:
+        game = _play(daily.start(player, "know_thyself"), until_over=True)
+        daily.set_shared(player, game.daily_play.deal, True)
+        daily.draw_shared_seal(game.daily_play.pk)
+    return game.daily_play.deal
 
 
 def _play(game, *, until_over: bool, moves: int = 9, cap: int = 3000):
@@ -234,6 +247,11 @@ def _unsubscribe_token(cast: Cast) -> str:
     return etiquette.about_all(cast.users["alice"]).header.rstrip("/").rsplit("/", 1)[1]
 
 
+def _daily(cast: Cast) -> dict:
+    deal = cast.objects["daily"]
+    return {"day": deal.day.isoformat(), "mode": deal.mode}
+
+
 def _seal(cast: Cast) -> dict:
     return {"pk": cast.objects["entry"].pk, "seal_pk": cast.objects["seal"].pk}
 
@@ -257,6 +275,9 @@ BY_NAME = {
     "mail:mailbox": lambda cast: [("the development mailbox", {}, "keeper")],
     "mail:unsubscribe": lambda cast: [
         ("a turn mail's one-click unsubscribe, opened in a browser", {"token": _unsubscribe_token(cast)}, None)],
+    "daily:results": lambda cast: [("today's Know Thyself deal, finished", _daily(cast), "alice")],
+    "daily:share": lambda cast: [("today's Know Thyself deal, finished", _daily(cast), "alice")],
+    "daily:play": lambda cast: [("today's Dream Odyssey deal", {"mode": "dream_odyssey"}, "alice")],
     "account_confirm_email": lambda cast: [("a newcomer's address", {"key": cast.objects["confirm_key"]}, None)],
     "account_reset_password_from_key": lambda cast: [("Bob's reset link", cast.objects["reset"], None)],
 }
