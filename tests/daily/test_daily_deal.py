@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games.daily import services as daily
 from games.daily.models import Deal, Play
@@ -93,6 +94,8 @@ def test_two_accounts_play_the_same_deal_and_meet_on_one_leaderboard(alice, bob,
         assert play.moves == game.version and play.won == (game.outcome["result"] == "win")
         assert play.score == game.outcome["scores"][0] and play.seconds is not None
     assert "Alice</th>" in bob_client.get(results_url()).content.decode()
+    assert "The daily deal: how the others did" in alice_client.get(
+        reverse("games:game", args=[alices.pk])).content.decode()
     assert "Go on with your game" not in alice_client.get(TODAY_URL).content.decode()
     assert "Today's results for Know Thyself" in alice_client.get(TODAY_URL).content.decode()
 
@@ -223,7 +226,7 @@ def test_streaks_count_consecutive_days_with_a_finished_deal(alice, bob):
     def finished_on(days_ago: int, user=alice, mode="know_thyself"):
         deal = daily.deal_for(today - dt.timedelta(days=days_ago), mode)
         game = Game.objects.create(mode=mode, seed=deal.seed, players=1, state="{}")
-        Play.objects.create(deal=deal, user=user, game=game, finished_at=today, won=True, moves=3)
+        Play.objects.create(deal=deal, user=user, game=game, finished_at=timezone.now(), won=True, moves=3)
 
     assert daily.streaks(alice) == {"current": 0, "best": 0}
     for days_ago in (1, 2, 3, 6, 7):

@@ -148,7 +148,7 @@ def test_a_move_form_drawn_without_a_csrf_token_has_none_as_the_template_had():
 
 # The hand as games/game.html drew it, with games/_advice.html (which only it included).
 TEMPLATE_ADVICE = (
-    '{% if game.players == 1 %}{% if game.status == "active" and show.can_act %}\n  <form method="post" action="'
+    '{% if game.players == 1 %}{% if game.status == "active" and show.can_act and game.hints %}\n  <form method="post" action="'
     '{% cached_url \'games:hint\' game.pk %}" hx-post="{% cached_url \'games:hint\' game.pk %}" hx-swap="none" '
     'class="hint-form">{% csrf_token %}<button type="submit" class="secondary">Hint</button></form>'
     '{% elif game.status == "finished" %}\n  <p class="review-link"><a href="'
@@ -204,7 +204,7 @@ def test_the_hand_drawn_in_python_is_the_html_the_template_drew(hand, oob, statu
     show = Presentation(board_kind="tree", **fields)
     context = {"show": show, "started": started, "confirm": confirm, "oob": oob, "part_oob": oob,
                "csrf_token": "tokenTOKEN123", "game": SimpleNamespace(pk=4321, status=status, version=17,
-                                                                      players=players)}
+                                                                      players=players, hints=True)}
     loads = "{% load cached_url card_html game_parts %}"
     for python, template in (("{% hand_html %}", TEMPLATE_HAND), ("{% hand_cards_html %}", TEMPLATE_HAND_CARDS)):
         if show.hand is None and python == "{% hand_cards_html %}":
