@@ -30,6 +30,8 @@ class NewGameForm(forms.Form):
     email = forms.EmailField(required=False, label="Their email address")
     time_control = forms.TypedChoiceField(choices=CLOCKS, required=False, coerce=int, empty_value=None,
                                           label="Clock")
+    # Games are public unless made private (Game.public): anyone may watch a public one.
+    private = forms.BooleanField(required=False, label="Private game: only its players may open it")
     # Games for more than two (the engine's max_players) seat up to that many.
     seats = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(2, 7)], coerce=int, required=False,
                                    empty_value=None, label="Seats at the table")

@@ -1,4 +1,5 @@
-"""What "My games" lists: the games in play in full, the finished ones a page at a time.
+"""What "My games" lists: the games in play in full, the finished ones a page at a time;
+and what the page of games to watch lists (``being_played``).
 
 A player's games in play are few (those they act in now); their finished games grow
 without end, so the page reads and draws only one page of those (issue 38: at 1,000
@@ -73,3 +74,14 @@ def finished(user, page: int) -> tuple[list[dict], bool]:
             entries.append({"game": game, "seat": seat, "others": [s for s in game.seats.all() if s.pk != seat.pk],
                             "result": game.result_for(seat.index)})
     return entries, len(rows) > FINISHED_PAGE
+
+
+WATCH_PAGE = 20
+
+
+def being_played():
+    """The public games in play now, the one moved last first (the partial index
+    ``games_watchable`` serves it), with their seats and players in one more query: what
+    /games/watch/ lists a page at a time."""
+    return _with_seats(Game.objects.filter(public=True, status=Game.Status.ACTIVE)
+                       .defer("state", "options").order_by("-updated_at", "-pk"))

@@ -69,6 +69,11 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    # Anyone may watch a public game once it has begun (games.access: the view of no seat,
+    # never a hand) and find it on /games/watch/ while it is played; a private one is seen
+    # by its players alone.
+    public = models.BooleanField(
+        default=True, help_text="Anyone may watch it (as a spectator, who sees no hand); off: only its players.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -78,6 +83,9 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "created_at"]),
+            # The games to watch (games.watch_views): public ones in play, the latest moved first.
+            models.Index(fields=["-updated_at"], name="games_watchable",
+                         condition=models.Q(public=True, status="active")),
         ]
 
     def __str__(self):

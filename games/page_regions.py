@@ -99,6 +99,10 @@ REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll"
 # views.get_game_for; the page drawn for it offers no move, no chat and no clock.
 LEFT = "left"
 
+# The status of the unsaved seat of anyone else looking at a public game (games.access):
+# the view of no seat, no move, no hand, no chat, no notes, no clock.
+SPECTATOR = "spectator"
+
 
 # --- what the page is drawn from ----------------------------------------------------------
 
@@ -323,6 +327,21 @@ def _result_line(game: Game, seat: Seat, seats: list[Seat]) -> str:
     return game.result_for(seat.index).capitalize()
 
 
+def _result_for_onlookers(game: Game, seats: list[Seat]) -> str:
+    """The outcome line's result for a spectator, who is none of the players: a game played
+    alone or together is won or lost by its players, named; a game against each other
+    names its winners on the line's own (``winners``), and a draw is a draw."""
+    outcome = game.outcome or {}
+    if outcome.get("result") == "draw":
+        return "A draw"
+    if outcome.get("result") not in ("win", "loss") or (game.players > 1 and not game.rules.cooperative):
+        return ""
+    players = [s.player_name for s in seats]
+    names = ", ".join(players[:-1]) + " and " + players[-1] if len(players) > 1 else players[0]
+    won = outcome["result"] == "win" if game.players > 1 else 0 in outcome.get("winners", [])
+    return f"{names} {'won' if won else 'lost'}" + (" together" if len(players) > 1 else "")
+
+
 def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, message: str = "",
                  notice: str = "", confirm: dict | None = None) -> dict:
     """What the page and its regions are drawn from.  What only some regions read (the
@@ -332,7 +351,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     state = game.load_state()
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
     left = seat.status == LEFT
-    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not left)
+    spectator = seat.status == SPECTATOR
+    onlooker = left or spectator  # no seat of their own: read-only
+    show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not onlooker)
     # The engine's lines the page shows: the newest, as many as the log's window (the
     # "Show earlier lines" link asks for more); only those are worded and digested.
     limit = log_limit(request)
@@ -385,18 +406,19 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
             else "Raised cards waiting for a place"
     user = request.user
     # Where "Next game waiting" leads once this game no longer asks the player (issue 42).
-    elsewhere = None if my_turn or left else [url for url in waiting(user) if url != game.get_absolute_url()]
+    elsewhere = None if my_turn or onlooker else [url for url in waiting(user) if url != game.get_absolute_url()]
     note_form = SimpleLazyObject(lambda: NoteForm(instance=next(iter(_NOTE(game.pk, user.pk)), None)))
     # Who left the table no longer talks at it (nor reads what the players say there).
-    chat = SimpleLazyObject(lambda: _CHAT_LINES(game.pk)) if game.players > 1 and not left else None
+    # Nor does a spectator: the chat is the players' own.
+    chat = SimpleLazyObject(lambda: _CHAT_LINES(game.pk)) if game.players > 1 and not onlooker else None
     # Only the viewer's own entry: each player's journal is private (journal.Entry.owner).
     journal_entry = SimpleLazyObject(lambda: game.journal_entries.filter(owner=user).first()) \
-        if game.is_over else None
+        if game.is_over and not spectator else None
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
-        "clock": deadlines.clock_facts(game, seat) if not left else None, "journal_entry": journal_entry,
-        "left": left,
+        "clock": deadlines.clock_facts(game, seat) if not onlooker else None, "journal_entry": journal_entry,
+        "left": left, "spectator": spectator,
         "log": _log_for(game, seat, show.view, limit) if started else [],
         "log_limit": limit,
         # Moves and engine lines older than the window: the "Show earlier" link asks for more.
@@ -412,11 +434,11 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         # Several seats asked at once see each other play (a face-down card) while asked too.
         # While a computer player thinks, a quarter of a second, for a while (POLL_FAST_FOR):
         # its answer shows as soon as it is made, not up to 3 s later (issue 42).
-        "poll_every": game_parts.POLL_FAST if computer_thinking and not left else "3s" if not my_turn
+        "poll_every": game_parts.POLL_FAST if computer_thinking and not onlooker else "3s" if not my_turn
         else "5s" if len(to_act) > 1 else "20s",
         "live": not game.is_over,
         "outcome": game.outcome,
-        "result": _result_line(game, seat, seats),
+        "result": _result_line(game, seat, seats) if not spectator else _result_for_onlookers(game, seats),
         # A solo game's score is already among the facts; the outcome line doesn't repeat it,
         # nor a cooperative game's, the one score its partners share.
         "outcome_scores": game.outcome.get("scores") if game.outcome and game.players > 1
@@ -789,7 +811,7 @@ def regions_response(request, context: dict, status: int = 200, *, count_turns: 
                     parts.append(partial.render(drawing))
     parts.append(region_inputs(context, digests, oob=True, held=held))
     response = HttpResponse("".join(parts), status=status)
-    if count_turns:
+    if count_turns and request.user.is_authenticated:
         # The games waiting elsewhere, found for "Next game waiting" (this one asks no more).
         elsewhere = context["waiting_elsewhere"]
         count = turn_count(request.user) if elsewhere is None else len(elsewhere)

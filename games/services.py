@@ -276,11 +276,12 @@ def _activate(game: Game, now) -> None:
 def start_game(creator, mode: str, options: dict | None = None, *, opponent=None, invite_email: str = "",
                open_challenge: bool = False, time_control: int | None = None, seed: int | None = None,
                rematch_of: Game | None = None, creator_seat: int = 0, seats: int | None = None,
-               invitees: list | None = None, creator_looking: bool = False) -> Game:
+               invitees: list | None = None, creator_looking: bool = False, public: bool = True) -> Game:
     """A new game of ``mode``.  ``creator_looking``: made on the web, whose answer takes its
     maker to the game's page; their seat counts as seen now, so a first turn mail that
     would only repeat that page waits like any other while they look
-    (``games.mail.tasks``), instead of racing their browser to it."""
+    (``games.mail.tasks``), instead of racing their browser to it.  ``public``: anyone
+    may watch it once it begins (``Game.public``); False keeps it to its players."""
     try:
         rules = get_rules(mode)
     except ValueError as error:
@@ -288,7 +289,7 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
     if seats is not None:
         return _start_table(creator, rules, options, seats=seats, invitees=list(invitees or []),
                             time_control=time_control, seed=seed, rematch_of=rematch_of,
-                            creator_looking=creator_looking)
+                            creator_looking=creator_looking, public=public)
     invite_email = (invite_email or "").strip()
     two_player = bool(opponent or invite_email or open_challenge)
     if sum(map(bool, (opponent, invite_email, open_challenge))) > 1:
@@ -321,7 +322,7 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
             mode=mode, options=state["options"], seed=seed, players=players,
             status=Game.Status.INVITED, version=0, state=rules.dumps(state),
             to_act=rules.to_act(state), outcome=None, time_control=time_control,
-            created_by=creator, rematch_of=rematch_of,
+            created_by=creator, rematch_of=rematch_of, public=bool(public),
         )
         Seat.objects.create(game=game, index=creator_seat, user=creator, status=Seat.Status.JOINED, joined_at=now,
                             seen_at=now if creator_looking else None)
@@ -353,7 +354,7 @@ def _check_clock(time_control) -> None:
 
 
 def _start_table(creator, rules, options, *, seats: int, invitees: list, time_control, seed,
-                 rematch_of, creator_looking: bool = False) -> Game:
+                 rematch_of, creator_looking: bool = False, public: bool = True) -> Game:
     """A game of ``seats`` seats (2-6 where the engine allows): the creator sits first; each
     invitee (a user, a computer player or an email address) is offered the next seat; the
     seats left over are open in the lobby.  It starts once every seat is taken, or earlier
@@ -400,7 +401,7 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
             mode=rules.slug, options=state["options"], seed=seed, players=seats,
             status=Game.Status.INVITED, version=0, state=rules.dumps(state),
             to_act=rules.to_act(state), outcome=None, time_control=time_control,
-            created_by=creator, rematch_of=rematch_of,
+            created_by=creator, rematch_of=rematch_of, public=bool(public),
         )
         Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now,
                             seen_at=now if creator_looking else None)
@@ -632,7 +633,8 @@ def rematch(game_id: int, user, *, creator_looking: bool = False) -> Game:
             if isinstance(dealer, int):
                 options["dealer"] = (dealer - seat.index + 1) % old.players
             return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old,
-                              seats=old.players, invitees=invitees, creator_looking=creator_looking)
+                              seats=old.players, invitees=invitees, creator_looking=creator_looking,
+                              public=old.public)
         if old.players == 2:
             other = old.seats.exclude(user=user).first()
             if other is not None and other.user is not None and other.user.is_active:
@@ -641,7 +643,7 @@ def rematch(game_id: int, user, *, creator_looking: bool = False) -> Game:
                 kwargs["open_challenge"] = True
             kwargs["creator_seat"] = 1 - seat.index
         return start_game(user, old.mode, options, time_control=old.time_control, rematch_of=old,
-                          creator_looking=creator_looking, **kwargs)
+                          creator_looking=creator_looking, public=old.public, **kwargs)
 
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import rules_views, turn_views, views
+from . import rules_views, turn_views, views, watch_views
 from .computer import views as computer_views
 
 app_name = "games"
@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.game_list, name="list"),
     path("new/", views.new_game, name="new"),
     path("lobby/", views.lobby, name="lobby"),
+    path("watch/", watch_views.watch_list, name="watch"),
     path("rules/", rules_views.rules_index, name="rules"),
     path("rules/<slug:slug>/", rules_views.rules_page, name="rules_mode"),
     path("invitation/<str:token>/", views.invitation, name="invitation"),

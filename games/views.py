@@ -1,7 +1,9 @@
 """The game pages: thin views over ``games.services`` (changes) and ``games.presenters``
 (what a seat sees), drawn and answered by ``games.page_regions`` (what the page holds
 and which of its regions an answer sends).  Every view starts with ``get_game_for``, so
-a user without a seat in a game gets 404 from every URL of it, as if it did not exist."""
+a user without a seat in a game gets 404 from every URL of it, as if it did not exist;
+but anyone may look at a public game as a spectator (``games.access``): its page, its poll
+and its history, drawn for no seat."""
 
 from __future__ import annotations
 
@@ -18,38 +20,19 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import listing, services
+from games.access import get_game_for, login_unless_watchable, seat_in
 from games.clocks import deadlines
 from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
-from games.page_regions import (LEFT, LOG_WINDOW, game_context, holds_digests, log_limit, poll_stamp,
-                                regions_response, render_page, worded)
+from games.page_regions import (LEFT, LOG_WINDOW, SPECTATOR, game_context, holds_digests, log_limit,
+                                poll_stamp, regions_response, render_page, worded)
 from games.registry import present
 from sefirot_site.prepared import PreparedQuery
 
 logger = logging.getLogger(__name__)
-
-
-def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = False) -> tuple[Game, Seat]:
-    """The game and the requesting user's seat in it; 404 for anyone without a seat.
-    With ``left``, a player whose seat the house took over gets an unsaved seat without
-    an index (status ``LEFT``): they look on as a spectator would."""
-    game = services.game_with_seats(game_id)
-    if game is None:
-        raise Http404("No such game.")
-    if left and not any(s.user_id == request.user.pk for s in game.seats.all()) \
-            and services.left_game_for(game, request.user):
-        return game, Seat(game=game, index=None, user=request.user, status=LEFT)
-    return game, _seat_in(game, request.user, joined=joined)
-
-
-def _seat_in(game: Game, user, *, joined: bool = True) -> Seat:
-    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
-    if seat is None or (joined and seat.status != Seat.Status.JOINED):
-        raise Http404("No such game.")
-    return seat
 
 
 # --- lists and starting ------------------------------------------------------------------
@@ -81,14 +64,15 @@ def new_game(request):
             if data.get("table"):  # more than two seats
                 game = services.start_game(request.user, data["mode"], form.game_options(),
                                            time_control=data.get("time_control"), seats=data["seats"],
-                                           invitees=data["table_invitees"], creator_looking=True)
+                                           invitees=data["table_invitees"], creator_looking=True,
+                                           public=not data.get("private"))
             else:
                 game = services.start_game(
                     request.user, data["mode"], form.game_options(),
                     opponent=data.get("opponent_user") if data["opponent"] in ("user", "computer") else None,
                     invite_email=data["email"] if data["opponent"] == "email" else "",
                     open_challenge=data["opponent"] == "open",
-                    time_control=data.get("time_control"), creator_looking=True,
+                    time_control=data.get("time_control"), creator_looking=True, public=not data.get("private"),
                 )
         except services.GameError as error:
             form.add_error(None, error.message)
@@ -219,15 +203,15 @@ def resign(request, game_id):
 # --- the game page ---------------------------------------------------------------------------
 
 
-@login_required
+@login_unless_watchable
 @require_GET
 def game_page(request, game_id):
-    game, seat = get_game_for(request, game_id, joined=False, left=True)
-    if seat.status not in (Seat.Status.JOINED, LEFT):
+    game, seat = get_game_for(request, game_id, joined=False, left=True, watch=True)
+    if seat.status not in (Seat.Status.JOINED, LEFT, SPECTATOR):
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
         raise Http404("No such game.")
-    if seat.status != LEFT:
+    if seat.status == Seat.Status.JOINED:
         mark_seen(seat)
     pick = request.GET.get("pick", request.GET.get("picked"))  # a click wins over the page's memory
     context = game_context(request, game, seat, pick=None if pick in ("", "none") else pick)
@@ -255,6 +239,8 @@ _POLLED_SEAT = PreparedQuery(
 def _seat_for_poll(request, game_id) -> Seat:
     """The user's joined seat with its game, in one query (with the newest chat line's and
     clock event's ids the stamp needs); 404 for anyone else."""
+    if not request.user.is_authenticated:
+        raise Http404("No such game.")  # a spectator not logged in: no seat to find (nor a departed one)
     seat = next(iter(_POLLED_SEAT(game_id, request.user.pk)), None)
     if seat is None:
         raise Http404("No such game.")
@@ -263,16 +249,16 @@ def _seat_for_poll(request, game_id) -> Seat:
     return seat
 
 
-@login_required
+@login_unless_watchable
 @require_GET
 def version(request, game_id):
     """Tiny and cheap: 204 while nothing changed, else an htmx event that refreshes the page."""
     try:
         seat = _seat_for_poll(request, game_id)
     except Http404:
-        # Who left the table still watches it (the rare case, so the slower load).
-        game, seat = get_game_for(request, game_id, left=True)
-        if seat.status != LEFT:
+        # Who left the table, and a spectator, still watch it (the slower load).
+        game, seat = get_game_for(request, game_id, left=True, watch=True)
+        if seat.status not in (LEFT, SPECTATOR):
             raise
     else:
         game = seat.game
@@ -289,7 +275,8 @@ def version(request, game_id):
     # Every poll also brings the count of games waiting for this player (the title and the
     # navigation's badge, updated by game.js): a move in another game shows up too.
     response = HttpResponse(status=204)
-    response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
+    if request.user.is_authenticated:
+        response["HX-Trigger"] = json.dumps({"turn-count": {"value": turn_count(request.user)}})
     return response
 
 
@@ -355,7 +342,7 @@ def move(request, game_id):
             game = record.game
             if not request.htmx:
                 return redirect(game)
-            seat = _seat_in(game, request.user)
+            seat = seat_in(game, request.user)
             # Only a seat asked to act can move, so while it is still asked (a solo game,
             # a turn of several moves) this game counts as it did among those waiting for
             # the player, and the count the page shows stands (its polling brings changes
@@ -423,11 +410,12 @@ def notes(request, game_id):
 # --- after the game -------------------------------------------------------------------------
 
 
-@login_required
+@login_unless_watchable
 @require_GET
 def history(request, game_id):
-    """Step through a finished game: the board after each move, as this seat saw it."""
-    game, seat = get_game_for(request, game_id, left=True)
+    """Step through a finished game: the board after each move, as this seat saw it (a
+    spectator: as no seat sees it, the moves' words told as the game's end shows them)."""
+    game, seat = get_game_for(request, game_id, left=True, watch=True)
     if not game.is_over or game.started_at is None:
         raise Http404("The history of a game opens when it has ended.")
     records = list(game.moves.all())
@@ -438,14 +426,17 @@ def history(request, game_id):
     rules = game.rules
     state = rules.replay(game.seed, game.players, game.options, [(m.seat, m.move) for m in records[:step]])
     names = {s.index: s.player_name for s in game.seats.all()}
-    moves = [{"number": m.number, "who": names.get(m.seat, "?"),
-              "text": for_reader(as_seen_by(m.description, m.seat == seat.index), seat.index, names)}
-             for m in records]
+    said = [as_seen_by(m.description, m.seat == seat.index) for m in records]
+    if seat.status == SPECTATOR:
+        # A player's own words may name a card of their hand, never shown to anyone else.
+        said = rules.log_for(rules.view(game.load_state(), None), None, [(m.seat, m.description) for m in records])
+    moves = [{"number": m.number, "who": names.get(m.seat, "?"), "text": for_reader(text, seat.index, names)}
+             for m, text in zip(records, said)]
     # A seat the house took over, after the move it followed (its step shows the board then).
     for line in reversed(services.taken_over_lines(game, seat.user_id)):
         moves.insert(line["version"], {"number": line["version"], "who": line["who"], "text": line["text"]})
     context = {
-        "game": game, "seat": seat, "step": step, "total": len(records),
+        "game": game, "seat": seat, "step": step, "total": len(records), "spectator": seat.status == SPECTATOR,
         "show": worded(present(rules, state, seat.index, interactive=False), seat.index, names),
         "current": next((m for m in moves if m["number"] == step), None) if step else None,
         "moves": moves,

@@ -211,7 +211,7 @@ def _advice(context) -> str:
     """In a game played alone: the Hint button while the player may act, the link to the
     computer's review once the game is over."""
     game, show = context["game"], context["show"]
-    if game.players != 1:
+    if game.players != 1 or context.get("spectator"):  # the review is the player's own
         return ""
     if game.status == "active" and show.can_act and game.hints:
         hint = _e(cached_reverse("games:hint", game.pk))

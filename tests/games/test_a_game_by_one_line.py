@@ -90,7 +90,8 @@ def two_cards():
 def test_a_new_game_plays_through_the_page_the_mail_and_into_the_journal(two_cards, alice, alice_client,
                                                                        outsider_client, smtp_server):
     assert any(m["slug"] == "two_cards" for m in alice_client.get(reverse("games:new")).context["form"].modes)
-    response = alice_client.post(reverse("games:new"), {"mode": "two_cards", "opponent": "solo"})
+    # Private: an outsider sees nothing of it (a public game they could watch).
+    response = alice_client.post(reverse("games:new"), {"mode": "two_cards", "opponent": "solo", "private": "on"})
     game = Game.objects.get(mode="two_cards")
     assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
 

@@ -1,4 +1,5 @@
-"""An outsider (logged in, but without a seat) gets nothing from any game URL or action."""
+"""An outsider (logged in, but without a seat) gets nothing from any URL or action of a
+private game (a public one they may watch: tests/games/test_watching.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ POSTS = ("move", "accept", "decline", "cancel", "rematch", "resign", "preference
 
 @pytest.fixture
 def games_of_alice(alice, bob, duel):
-    finished = play_random_moves(services.start_game(alice, "know_thyself", seed=7), 500, seed=7)
+    finished = play_random_moves(services.start_game(alice, "know_thyself", seed=7, public=False), 500, seed=7)
     invited = services.start_game(alice, two_player_mode(), opponent=bob)
-    return [duel, finished, invited]
+    Game.objects.filter(pk=duel.pk).update(public=False)
+    return [reload(duel), finished, invited]
 
 
 def snapshot():

@@ -81,7 +81,7 @@ def test_a_computer_partner_plays_lovers_discourse_too(alice, alice_client):
 
 @pytest.mark.django_db
 def test_an_outsider_gets_nothing_of_a_computer_game(alice, outsider_client):
-    game = services.start_game(alice, "warring_planets", opponent=computer_player("greedy"), seed=5)
+    game = services.start_game(alice, "warring_planets", opponent=computer_player("greedy"), seed=5, public=False)
     assert outsider_client.get(reverse("games:game", args=[game.pk])).status_code == 404
 
 

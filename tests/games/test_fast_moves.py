@@ -259,7 +259,7 @@ def test_on_postgresql_a_game_state_is_compressed_with_lz4(alice, bob):
 
 
 def test_an_outsider_polls_and_moves_into_nothing(outsider_client, alice):
-    game = services.start_game(alice, "know_thyself", {}, seed=3)
+    game = services.start_game(alice, "know_thyself", {}, seed=3, public=False)
     assert outsider_client.get(url("version", game) + "?v=x").status_code == 404
     answer = outsider_client.post(url("move", game), {"version": 0, "move": json.dumps(first_legal(game))}, **HX)
     assert answer.status_code == 404

@@ -127,6 +127,7 @@ def test_a_refused_day_leaves_no_line_and_an_outsider_sees_nothing(alice, bob, c
     assert outsider_client.post(give_day_url(game)).status_code == 404
     assert not GameEvent.objects.exists()
     clients[1].post(give_day_url(game))
+    Game.objects.filter(pk=game.pk).update(public=False)  # a public game they could watch
     assert outsider_client.get(reverse("games:game", args=[game.pk])).status_code == 404
     assert outsider_client.get(reverse("games:game", args=[game.pk]), **HX).status_code == 404
 

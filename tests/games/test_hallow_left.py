@@ -21,7 +21,7 @@ from games.engine import get_rules
 from games.engine.cards import CARDS
 from games.mail.outgoing import turn_context
 from games.mail.tasks import deliver_turn_mail, send_reveal_mail
-from games.models import GameEvent, Move
+from games.models import Game, GameEvent, Move
 from games.page_regions import poll_stamp
 from sefirot_site.accounts.services import delete_account
 from sefirot_site.outbox.models import PendingTask
@@ -140,7 +140,10 @@ def test_who_left_opens_the_game_read_only_and_an_outsider_still_gets_nothing(
     listing = carols.get(reverse("games:list")).content.decode()
     finished = listing[listing.index("<h2>Finished</h2>"):]
     assert f'href="{url}"' in finished and "you left" in finished
-    # Someone who never sat there still gets 404 from every page of it.
+    # Someone who never sat at a private table still gets 404 from every page of it (a
+    # public one they may watch: tests/games/test_watching.py); who left it still looks on.
+    Game.objects.filter(pk=game.pk).update(public=False)
+    assert carols.get(url).status_code == 200
     for name in ("games:game", "games:version", "games:history"):
         assert outsider_client.get(reverse(name, args=[game.pk])).status_code == 404
 

@@ -252,7 +252,7 @@ def test_a_deleted_account_leaves_its_seat_to_the_house_and_the_last_person_leav
 
 def test_an_outsider_gets_nothing_of_a_table(make_user, alice, bob, outsider, outsider_client):
     users = cast(make_user, alice, bob, 3)
-    game = full_table(users)
+    game = full_table(users, public=False)  # a public one they could watch
     urls = [reverse(name, args=[game.pk]) for name in ("games:game", "games:version", "games:history")]
     for url in urls:
         assert outsider_client.get(url).status_code == 404

@@ -182,6 +182,7 @@ def test_reversed_cards_are_drawn_upside_down_and_each_sigil_shows_its_ritual(al
 @pytest.mark.django_db
 def test_an_outsider_gets_nothing_of_a_hermits_arcana_game(alice, outsider_client):
     game = start(alice)
+    Game.objects.filter(pk=game.pk).update(public=False)  # a public game they could watch
     move = game.rules.legal_moves(game.load_state(), 0)[0]
     for name in ("game", "version", "history", "record"):
         assert outsider_client.get(reverse(f"games:{name}", args=[game.pk])).status_code == 404

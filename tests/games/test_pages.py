@@ -358,8 +358,8 @@ def test_a_finished_game_says_who_won_by_name_and_each_list_says_it_from_its_pla
 
 def test_a_finished_game_names_the_raised_card_it_ended_on_as_left_without_a_place(alice, alice_client,
                                                                                    outsider_client):
-    game = play_random_moves(services.start_game(alice, "know_thyself", {"variant": "standard"}, seed=3), 400,
-                             seed=3)
+    game = play_random_moves(services.start_game(alice, "know_thyself", {"variant": "standard"}, seed=3,
+                                                 public=False), 400, seed=3)
     assert game.status == Game.Status.FINISHED and "was raised but fits on no Sefira" in game.end_reason
     page = alice_client.get(game.get_absolute_url()).content.decode()
     assert "Raised cards left without a place when the game ended" in page

@@ -94,7 +94,7 @@ def test_the_tree_board_draws_a_bridge_between_its_two_spaces_and_the_holes_of_t
 
 
 def test_a_2021_game_plays_by_page_and_by_mail(alice, alice_client, outsider_client, smtp_server):
-    game = services.start_game(alice, "know_thyself_2021", {"variant": "standard"}, seed=5)
+    game = services.start_game(alice, "know_thyself_2021", {"variant": "standard"}, seed=5, public=False)
     page = alice_client.get(game.get_absolute_url())
     assert page.status_code == 200 and "Know Thyself (2021 prototype)" in page.content.decode()
     assert outsider_client.get(game.get_absolute_url()).status_code in (403, 404)

@@ -47,4 +47,5 @@ def test_every_poll_brings_the_count_and_an_outsider_polls_into_nothing(alice, b
     quiet = alice_client.get(f"/games/{duel.pk}/version/?v={poll_stamp(Game.objects.get(pk=duel.pk))}")
     assert quiet.status_code == 204
     assert json.loads(quiet["HX-Trigger"]) == {"turn-count": {"value": 2}}
+    Game.objects.filter(pk=duel.pk).update(public=False)  # a public game they may watch, and poll
     assert outsider_client.get(f"/games/{duel.pk}/version/?v=x").status_code == 404

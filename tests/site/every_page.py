@@ -138,6 +138,10 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
                 services.accept_invitation(game.pk, bob)
             game = _play(game, until_over=stage == "finished")
             cast.games.append((f"{mode}, {stage}", game))
+    # A private game: nothing to whoever holds no seat (the public ones above they may watch).
+    private = services.start_game(alice, "warring_planets", {}, opponent=bob, seed=7, public=False)
+    services.accept_invitation(private.pk, bob)
+    cast.objects["private_game"] = private
     cast.objects["invitation"] = services.start_game(alice, "warring_planets", {}, invite_email="bob@example.com")
     cast.objects["invite_token"] = cast.objects["invitation"].seats.get(index=1).invite_token
 
@@ -311,6 +315,15 @@ def visits(cast: Cast) -> list[Visit]:
                 path = reverse(pattern.name, kwargs={pattern.arguments[0]: value})
                 planned.append(Visit(f"{pattern.name} ({description})", path, visitor, pattern.name))
     # A page one may not see: the site's 404 is a page too.
-    planned.append(Visit("the 404 page (a game the outsider has no seat in)",
-                         reverse("games:game", args=[cast.games[0][1].pk]), "outsider", "", status=404))
+    planned.append(Visit("the 404 page (a private game the outsider has no seat in)",
+                         reverse("games:game", args=[cast.objects["private_game"].pk]), "outsider", "", status=404))
+    # A spectator's page (issue 41): a public game in play and a finished one's history, as
+    # the outsider and as a visitor not logged in see them (the view of no seat).
+    watched = next(g for d, g in cast.games if d == "tarot_hallow, in progress")
+    ended = next(g for d, g in cast.games if d == "warring_planets, finished")
+    for visitor, who in (("outsider", "the outsider"), (None, "not logged in")):
+        planned.append(Visit(f"games:game (a spectator's page of a game in play, {who})",
+                             reverse("games:game", args=[watched.pk]), visitor, "games:game"))
+        planned.append(Visit(f"games:history (a spectator's history of a finished game, {who})",
+                             reverse("games:history", args=[ended.pk]), visitor, "games:history"))
     return planned
