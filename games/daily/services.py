@@ -128,10 +128,9 @@ def start(user, mode: str) -> Game:
                          status=409)
     try:
         with transaction.atomic():
-            # The lead's merge: pass public=False here once Game.public exists (issue 41, item 4),
-            # so nobody watches a daily game.
+            # Private: a spectator of a daily game would see the day's deal before playing it.
             game = game_services.start_game(user, mode, {"variant": deal.variant}, seed=deal.seed,
-                                            creator_looking=True)
+                                            creator_looking=True, public=False)
             Game.objects.filter(pk=game.pk).update(hints=False)
             game.hints = False
             Play.objects.create(deal=deal, user=user, game=game)

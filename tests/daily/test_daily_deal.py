@@ -131,6 +131,17 @@ def test_hints_are_refused_in_a_daily_game(alice, alice_client):
     assert alice_client.post(reverse("games:hint", args=[game.pk]), HTTP_HX_REQUEST="true").status_code == 400
 
 
+def test_nobody_watches_a_daily_game_while_it_is_played_or_after(alice, alice_client, outsider_client, client):
+    game = played(alice_client)
+    assert not Game.objects.get(pk=game.pk).public
+    for url in (reverse("games:game", args=[game.pk]), reverse("games:history", args=[game.pk])):
+        assert outsider_client.get(url).status_code == 404
+        assert client.get(url).status_code == 302  # logged out: the login page, which says nothing
+    assert reverse("games:game", args=[game.pk]) not in outsider_client.get(reverse("games:watch")).content.decode()
+    finish(game)
+    assert outsider_client.get(reverse("games:game", args=[game.pk])).status_code == 404
+
+
 def test_results_wait_until_the_account_finished_the_deal(alice, bob, alice_client, bob_client, outsider_client):
     finish(played(alice_client))
     alice_client.post(reverse("daily:share", args=[daily.today().isoformat(), "know_thyself"]), {"shared": "1"})

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_seat_mail_muted'),
+        ('games', '0009_daily_game_hints'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
