@@ -98,6 +98,8 @@ REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll"
 # The status of the unsaved seat of a player who left (never stored): read-only.  Made by
 # views.get_game_for; the page drawn for it offers no move, no chat and no clock.
 LEFT = "left"
+# The same for the maker of a game of computer players alone (services.watches_without_a_seat).
+WATCHING = "watching"
 
 
 # --- what the page is drawn from ----------------------------------------------------------
@@ -315,7 +317,12 @@ _CHAT_LINES = PreparedQuery(lambda game_id: ChatMessage.objects.filter(game=game
 
 def _result_line(game: Game, seat: Seat, seats: list[Seat]) -> str:
     """The outcome line's result: "You won", "You lost", or a cooperative game's shared one
-    ("You and Bob lost together")."""
+    ("You and Bob lost together").  For someone without a seat, the players' shared result
+    where they share one ("They won together"), else none: the winners' names say it."""
+    if seat.index is None:
+        if game.rules.cooperative and game.outcome and game.outcome.get("result") in ("win", "loss"):
+            return "They won together" if game.outcome["result"] == "win" else "They lost together"
+        return ""
     if game.rules.cooperative and game.outcome and game.outcome.get("result") in ("win", "loss"):
         said = shared_result(game.outcome["result"] == "win",
                              [s.player_name for s in seats if s.index != seat.index])
@@ -331,7 +338,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     rules = game.rules
     state = game.load_state()
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
-    left = seat.status == LEFT
+    watching = seat.status == WATCHING
+    # Who looks on without a seat (left it, or watches computers) sees the view of no seat.
+    left = seat.status == LEFT or watching
     show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not left)
     # The engine's lines the page shows: the newest, as many as the log's window (the
     # "Show earlier lines" link asks for more); only those are worded and digested.
@@ -350,7 +359,10 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     # A computer player answers within a second or so of the move (a worker plays it).
     computer_thinking = bool(to_act) and all(s.user is not None and s.user.is_computer
                                              for s in seats if s.index in to_act)
-    if left and game.status == Game.Status.ACTIVE:
+    if watching and game.status == Game.Status.ACTIVE:
+        turn = "You are watching: computer players play every seat. " + (
+            " and ".join(s.player_name for s in seats if s.index in to_act) + " is thinking…" if to_act else "")
+    elif left and game.status == Game.Status.ACTIVE:
         turn = "You left this game; the house plays your seat. You can still watch it."
     elif game.status == Game.Status.ACTIVE:
         if my_turn and len(to_act) > 2:
@@ -396,7 +408,7 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
         "clock": deadlines.clock_facts(game, seat) if not left else None, "journal_entry": journal_entry,
-        "left": left,
+        "left": left, "watching": watching,
         "log": _log_for(game, seat, show.view, limit) if started else [],
         "log_limit": limit,
         # Moves and engine lines older than the window: the "Show earlier" link asks for more.

@@ -24,24 +24,29 @@ from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
-from games.page_regions import (LEFT, LOG_WINDOW, game_context, holds_digests, log_limit, poll_stamp,
+from games.page_regions import (LEFT, LOG_WINDOW, WATCHING, game_context, holds_digests, log_limit, poll_stamp,
                                 regions_response, render_page, worded)
 from games.registry import present
 from sefirot_site.prepared import PreparedQuery
 
 logger = logging.getLogger(__name__)
+# The statuses of the unsaved seat of someone who looks on (get_game_for).
+NO_SEAT = (LEFT, WATCHING)
 
 
 def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = False) -> tuple[Game, Seat]:
     """The game and the requesting user's seat in it; 404 for anyone without a seat.
-    With ``left``, a player whose seat the house took over gets an unsaved seat without
-    an index (status ``LEFT``): they look on as a spectator would."""
+    With ``left``, someone who may look on without a seat gets an unsaved seat without an
+    index: a player whose seat the house took over (status ``LEFT``), or the maker of a
+    game of computer players alone (``WATCHING``, ``services.watches_without_a_seat``)."""
     game = services.game_with_seats(game_id)
     if game is None:
         raise Http404("No such game.")
-    if left and not any(s.user_id == request.user.pk for s in game.seats.all()) \
-            and services.left_game_for(game, request.user):
-        return game, Seat(game=game, index=None, user=request.user, status=LEFT)
+    if left and not any(s.user_id == request.user.pk for s in game.seats.all()):
+        if services.watches_without_a_seat(game, request.user):
+            return game, Seat(game=game, index=None, user=request.user, status=WATCHING)
+        if services.left_game_for(game, request.user):
+            return game, Seat(game=game, index=None, user=request.user, status=LEFT)
     return game, _seat_in(game, request.user, joined=joined)
 
 
@@ -81,7 +86,8 @@ def new_game(request):
             if data.get("table"):  # more than two seats
                 game = services.start_game(request.user, data["mode"], form.game_options(),
                                            time_control=data.get("time_control"), seats=data["seats"],
-                                           invitees=data["table_invitees"], creator_looking=True)
+                                           invitees=data["table_invitees"], creator_looking=True,
+                                           creator_plays=data.get("creator_plays", True))
             else:
                 game = services.start_game(
                     request.user, data["mode"], form.game_options(),
@@ -223,11 +229,11 @@ def resign(request, game_id):
 @require_GET
 def game_page(request, game_id):
     game, seat = get_game_for(request, game_id, joined=False, left=True)
-    if seat.status not in (Seat.Status.JOINED, LEFT):
+    if seat.status not in (Seat.Status.JOINED, *NO_SEAT):
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
         raise Http404("No such game.")
-    if seat.status != LEFT:
+    if seat.status not in NO_SEAT:
         mark_seen(seat)
     pick = request.GET.get("pick", request.GET.get("picked"))  # a click wins over the page's memory
     context = game_context(request, game, seat, pick=None if pick in ("", "none") else pick)
@@ -270,9 +276,10 @@ def version(request, game_id):
     try:
         seat = _seat_for_poll(request, game_id)
     except Http404:
-        # Who left the table still watches it (the rare case, so the slower load).
+        # Who left the table, or watches computer players, follows it without a seat (the
+        # rare case, so the slower load).
         game, seat = get_game_for(request, game_id, left=True)
-        if seat.status != LEFT:
+        if seat.status not in NO_SEAT:
             raise
     else:
         game = seat.game
