@@ -199,7 +199,8 @@ class NewGameForm(forms.Form):
                 return False
             return True
         if len(levels) > seats - 1:
-            self.add_error(None, f"{seats} seats leave room for {seats - 1} more players besides you, "
+            others = f"{seats - 1} more player" + ("s" if seats > 2 else "")
+            self.add_error(None, f"{seats} seats leave room for {others} besides you, "
                                  f"not {len(levels)} computer players.")
             return False
         return True
