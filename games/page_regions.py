@@ -360,8 +360,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     computer_thinking = bool(to_act) and all(s.user is not None and s.user.is_computer
                                              for s in seats if s.index in to_act)
     if watching and game.status == Game.Status.ACTIVE:
-        turn = "You are watching: computer players play every seat. " + (
-            " and ".join(s.player_name for s in seats if s.index in to_act) + " is thinking…" if to_act else "")
+        thinking = [s.player_name for s in seats if s.index in to_act]
+        turn = "You are watching: computer players play every seat." + (
+            f" {' and '.join(thinking)} {'is' if len(thinking) == 1 else 'are'} thinking…" if thinking else "")
     elif left and game.status == Game.Status.ACTIVE:
         turn = "You left this game; the house plays your seat. You can still watch it."
     elif game.status == Game.Status.ACTIVE:

@@ -239,3 +239,38 @@ def test_two_computer_players_play_a_game_to_its_end_through_the_worker_alone(
     finished = alice_client.get(reverse("games:list")).content.decode()
     assert f"#{game.pk}</a>" in finished and "watching" in finished
     assert not smtp_server.messages  # computer players are never mailed, nor is a watcher
+
+
+@pytest.mark.django_db
+def test_a_row_of_computer_seats_is_recorded_move_by_move_so_a_sweep_plays_them_all(alice):
+    """No task is ever handed to a broker here (the test's transaction never commits): what
+    the sweep finds in the outbox alone must play every computer seat, face-down plays of
+    several at once included, each exactly once."""
+    from sefirot_site.outbox.tasks import run_pending
+
+    game = services.start_game(alice, "tarot_hallow", seats=6, invitees=computer_players(["greedy"] * 4 + ["ismcts"]),
+                               seed=12)
+    rounds = 0
+    while rounds < 3:
+        game = reload(game)
+        assert game.status == Game.Status.ACTIVE
+        pending = list(PendingTask.objects.filter(task="games.play_computer_move", done_at__isnull=True))
+        if 0 in game.to_act and set(game.to_act) == {0}:
+            # Only alice is asked: nothing is left for the computers to do.
+            assert not pending
+            move = game.rules.legal_moves(game.load_state(), 0)[0]
+            services.submit_move(game.pk, alice, move, game.version)
+            rounds += 1
+            continue
+        if not pending:
+            # Alice asked with computers: she plays; her move records theirs.
+            assert 0 in game.to_act, game.to_act
+            services.submit_move(game.pk, alice, game.rules.legal_moves(game.load_state(), 0)[0], game.version)
+            continue
+        assert len(pending) == 1 and pending[0].args == [game.pk, game.version]
+        assert run_pending(pending[0].pk).startswith("played")  # as the worker the sweep hands it to
+        assert run_pending(pending[0].pk) == "nothing to do"  # a row runs once
+        assert play_computer_move(*pending[0].args) == "moved on"  # the task itself, twice, is once
+    numbers = list(Move.objects.filter(game=game).order_by("number").values_list("number", flat=True))
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert set(Move.objects.filter(game=game).values_list("seat", flat=True)) == set(range(6))
