@@ -2,6 +2,8 @@
 
 - A player (a joined seat) opens every URL of their game.
 - A player whose seat the house took over looks on (``LEFT``: read-only, their notes kept).
+- The maker of a game of computer players alone watches it (``WATCHING``, decided by
+  ``services.watches_without_a_seat``), public or private.
 - Anyone else, logged in or not, looks on as a spectator (``SPECTATOR``) at a public
   game that has begun (``watchable``): the page, its poll and, once it is over, its
   history, drawn from the view of no seat (``view(state, None)``: never a hand, no move).
@@ -23,10 +25,12 @@ from django.http import Http404
 
 from games import services
 from games.models import Game, Seat
-from games.page_regions import LEFT, SPECTATOR
+from games.page_regions import LEFT, SPECTATOR, WATCHING
 
 # The statuses of a game that has been played (a cancelled or declined one never began).
 PLAYED = (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABANDONED)
+# The statuses of the unsaved seat of whoever looks on without a seat of their own.
+NO_SEAT = (LEFT, WATCHING, SPECTATOR)
 
 
 def watchable(game: Game) -> bool:
@@ -38,7 +42,8 @@ def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = Fal
                  watch: bool = False) -> tuple[Game, Seat]:
     """The game and the requesting user's seat in it; 404 for anyone without a seat.
     With ``left``, a player whose seat the house took over gets an unsaved seat without
-    an index (status ``LEFT``): they look on as a spectator would.  With ``watch``,
+    an index (status ``LEFT``): they look on as a spectator would; so does the maker of a
+    game of computer players alone (``WATCHING``), public or private.  With ``watch``,
     anyone else (also a visitor not logged in) gets an unsaved seat without an index
     (status ``SPECTATOR``) at a ``watchable`` game."""
     game = services.game_with_seats(game_id)
@@ -48,8 +53,11 @@ def get_game_for(request, game_id: int, *, joined: bool = True, left: bool = Fal
     seat = next((s for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), None)
     if seat is not None and (seat.status == Seat.Status.JOINED or not joined and not (watch and watchable(game))):
         return game, seat
-    if left and seat is None and services.left_game_for(game, user):
-        return game, Seat(game=game, index=None, user=user, status=LEFT)
+    if left and seat is None and user.is_authenticated:
+        if services.watches_without_a_seat(game, user):
+            return game, Seat(game=game, index=None, user=user, status=WATCHING)
+        if services.left_game_for(game, user):
+            return game, Seat(game=game, index=None, user=user, status=LEFT)
     if watch and watchable(game):
         # A seat declined or never taken is no seat: they watch like anyone.
         return game, Seat(game=game, index=None, user=user if user.is_authenticated else None, status=SPECTATOR)

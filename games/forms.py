@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from games.catalogue import modes
-from games.computer import DEFAULT_LEVEL, LEVELS
+from games.computer import DEFAULT_LEVEL, LEVELS, computer_players
 from games.models import ChatMessage, Game, Note
 
 OPPONENTS = [
@@ -16,6 +16,8 @@ OPPONENTS = [
     ("open", "Anyone: post an open challenge in the lobby"),
 ]
 CLOCKS = [("", "No clock")] + [(str(v), label) for v, label in Game.TimeControl.choices]
+# The fields that count computer players of each level, besides the one under "Play with".
+COMPUTER_COUNTS = {f"computers_{level}": level for level in LEVELS}
 
 
 class NewGameForm(forms.Form):
@@ -39,6 +41,10 @@ class NewGameForm(forms.Form):
                               widget=forms.Textarea(attrs={"rows": 2}),
                               help_text="User names or email addresses, separated by commas or lines; "
                                         "seats nobody is invited to are open in the lobby.")
+
+    watch = forms.BooleanField(
+        required=False, label="I only watch: computer players take every seat",
+        help_text="You hold no seat: you see the table as an onlooker does, without anyone's hand.")
 
     def __init__(self, data=None, *args, user=None, **kwargs):
         if data is not None and hasattr(data, "getlist"):
@@ -66,6 +72,18 @@ class NewGameForm(forms.Form):
             self.fields["mode"].initial = self.modes[0]["slug"]
         names = sorted({v["name"] for m in self.modes for v in m["variants"]})
         self.fields["variants"].choices = [(n, n.capitalize()) for n in names]
+        for field, level in COMPUTER_COUNTS.items():
+            name, words = LEVELS[level]
+            self.fields[field] = forms.IntegerField(
+                required=False, min_value=0, max_value=6, label=f"{name}, {words}",
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+                error_messages={"max_value": "A table has at most six seats.",
+                                "min_value": "Choose how many, from none up.",
+                                "invalid": "Write how many, as a number."})
+
+    def computer_count_fields(self):
+        """The fields that count computer players of each level, for the template."""
+        return [self[field] for field in COMPUTER_COUNTS]
 
     def clean(self):
         data = super().clean()
@@ -77,11 +95,17 @@ class NewGameForm(forms.Form):
         if wrong:
             self.add_error("variants", f"{mode['title']} has no {', '.join(wrong)} variation.")
         opponent = data.get("opponent")
+        # The computer players besides the one under "Play with", in the order of the levels.
+        data["more_computers"] = [level for field, level in COMPUTER_COUNTS.items()
+                                  for _ in range(data.get(field) or 0)]
         if opponent == "solo" and not mode["solo"] and (data.get("seats") or 2) == 2 \
-                and not (data.get("invites") or "").strip():
+                and not (data.get("invites") or "").strip() and not data["more_computers"]:
             self.add_error("opponent", f"{mode['title']} is for two players: choose whom to play with.")
         if opponent != "solo" and not mode["two_player"]:
             self.add_error("opponent", f"{mode['title']} is played alone.")
+        elif (data["more_computers"] or data.get("watch")) and not mode["two_player"]:
+            self.add_error("watch" if data.get("watch") else None, f"{mode['title']} is played alone.")
+            return data
         if opponent == "user":
             name = (data.get("username") or "").strip()
             if not name:
@@ -93,7 +117,7 @@ class NewGameForm(forms.Form):
                 elif self.user is not None and found.pk == self.user.pk:
                     self.add_error("username", "You cannot invite yourself.")
                 data["opponent_user"] = found
-        if opponent == "computer":
+        if opponent == "computer" and not data["more_computers"] and not data.get("watch"):
             from games.computer import computer_player
 
             data["opponent_user"] = computer_player(data.get("computer_level") or DEFAULT_LEVEL)
@@ -108,9 +132,11 @@ class NewGameForm(forms.Form):
         up), the one chosen under "Play with" first."""
         seats = data.get("seats") or 2
         data["table"] = False
-        if seats == 2 and not (data.get("invites") or "").strip():
+        more, watch = data.get("more_computers") or [], bool(data.get("watch"))
+        invites = (data.get("invites") or "").strip()
+        if seats == 2 and not invites and not more and not watch:
             return
-        if mode["max_players"] <= 2:
+        if mode["max_players"] <= 2 and (seats > 2 or invites):
             if seats > 2:
                 self.add_error("seats", f"{mode['title']} is for {mode['players']} players.")
             else:
@@ -119,12 +145,22 @@ class NewGameForm(forms.Form):
         if not mode["min_players"] <= seats <= mode["max_players"]:
             self.add_error("seats", f"{mode['title']} is for {mode['players']} players.")
             return
-        invitees = []
         opponent = data.get("opponent")
-        if opponent in ("user", "computer") and data.get("opponent_user") is not None:
+        levels = ([data.get("computer_level") or DEFAULT_LEVEL] if opponent == "computer" else []) + more
+        if not self._computers_fit(seats, levels, watch, opponent, invites):
+            return
+        # Numbered within each level, so that no two seats hold the same player.
+        computers = computer_players(levels)
+        data["creator_plays"], data["seats"] = not watch, seats
+        if watch:
+            data["table"], data["table_invitees"] = True, computers
+            return
+        invitees = []
+        if opponent == "user" and data.get("opponent_user") is not None:
             invitees.append(data["opponent_user"])
         elif opponent == "email" and data.get("email"):
             invitees.append(data["email"])
+        invitees += computers
         users = get_user_model().objects
         for word in (w.strip() for w in (data.get("invites") or "").replace("\n", ",").split(",")):
             if not word:
@@ -151,6 +187,25 @@ class NewGameForm(forms.Form):
             return
         data["table"] = True
         data["table_invitees"] = invitees
+
+    def _computers_fit(self, seats: int, levels: list[str], watch: bool, opponent: str, invites: str) -> bool:
+        """Whether the computer players chosen fit the table, else the reason said on the form."""
+        if watch:
+            if opponent in ("user", "email", "open") or invites:
+                self.add_error("watch", "A game you only watch has computer players in every seat: choose "
+                                        "“The computer” under “Play with”, or no one, and invite nobody.")
+                return False
+            if len(levels) != seats:
+                self.add_error("watch", f"To only watch, choose a computer player for each of the {seats} seats "
+                                        f"(you chose {len(levels)}).")
+                return False
+            return True
+        if len(levels) > seats - 1:
+            others = f"{seats - 1} more player" + ("s" if seats > 2 else "")
+            self.add_error(None, f"{seats} seats leave room for {others} besides you, "
+                                 f"not {len(levels)} computer players.")
+            return False
+        return True
 
     def game_options(self) -> dict:
         return {"variant": list(self.cleaned_data.get("variants") or []) or "standard"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 
 from games.models import Game, GameEvent, Seat
+from games.services import watches_without_a_seat
 
 FINISHED_PAGE = 20
 
@@ -45,8 +46,19 @@ def in_play(user) -> dict[str, list[dict]]:
             lists["my_turn"].append(entry)
         else:
             lists["waiting"].append(entry)
+    # The games of computer players alone the player watches (services.watches_without_a_seat).
+    for game in _with_seats(_watched(user).filter(status=Game.Status.ACTIVE)
+                            .select_related("paused_clock", "created_by").defer("state").order_by("-updated_at")):
+        lists["waiting"].append({"game": game, "others": list(game.seats.all()), "watching": True})
     lists["my_turn"].sort(key=lambda e: (e["game"].deadline is None, e["game"].deadline or e["game"].updated_at))
     return lists
+
+
+def _watched(user):
+    """The games ``user`` made for computer players alone, holding no seat, that no person
+    ever left (a seat taken over was a person's: services.watches_without_a_seat)."""
+    return (Game.objects.filter(created_by=user).exclude(seats__user=user)
+            .exclude(seats__user__computer_level="").exclude(seats__user__username__startswith="house-"))
 
 
 def finished(user, page: int) -> tuple[list[dict], bool]:
@@ -57,10 +69,12 @@ def finished(user, page: int) -> tuple[list[dict], bool]:
               .exclude(status=Seat.Status.DECLINED).order_by().values_list("game_id", "game__updated_at"))
     left = GameEvent.objects.filter(kind=GameEvent.Kind.TAKEN_OVER, user=user).order_by().values_list(
         "game_id", "game__updated_at")
+    watched = (_watched(user).filter(status__in=Game.ENDED, started_at__isnull=False).order_by()
+               .values_list("pk", "updated_at"))
     # One ordered list of ids from the player's own rows (their seats, their leavings):
     # read in the index of seats by user, never the whole table of games.
     start = (page - 1) * FINISHED_PAGE
-    rows = list(played.union(left).order_by("-game__updated_at", "-game_id")[start:start + FINISHED_PAGE + 1])
+    rows = list(played.union(left, watched).order_by("-game__updated_at", "-game_id")[start:start + FINISHED_PAGE + 1])
     ids = [game_id for game_id, _ in rows[:FINISHED_PAGE]]
     games = _with_seats(Game.objects.filter(pk__in=ids).select_related("paused_clock", "created_by").defer("state"))
     by_id = {game.pk: game for game in games} if ids else {}
@@ -68,7 +82,10 @@ def finished(user, page: int) -> tuple[list[dict], bool]:
     for game_id in ids:
         game = by_id[game_id]
         seat = next((s for s in game.seats.all() if s.user_id == user.pk and s.status != Seat.Status.DECLINED), None)
-        if seat is None:  # the house took their seat over
+        if seat is None and watches_without_a_seat(game, user):  # computer players alone
+            entries.append({"game": game, "others": list(game.seats.all()), "watching": True,
+                            "result": game.end_reason or "ended"})
+        elif seat is None:  # the house took their seat over
             entries.append({"game": game, "others": list(game.seats.all()), "result": "you left"})
         else:
             entries.append({"game": game, "seat": seat, "others": [s for s in game.seats.all() if s.pk != seat.pk],

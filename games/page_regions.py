@@ -98,6 +98,8 @@ REGIONS = ("status", "board", "planes", "hand", "log", "chat", "actions", "poll"
 # The status of the unsaved seat of a player who left (never stored): read-only.  Made by
 # views.get_game_for; the page drawn for it offers no move, no chat and no clock.
 LEFT = "left"
+# The same for the maker of a game of computer players alone (services.watches_without_a_seat).
+WATCHING = "watching"
 
 # The status of the unsaved seat of anyone else looking at a public game (games.access):
 # the view of no seat, no move, no hand, no chat, no notes, no clock.
@@ -319,7 +321,8 @@ _CHAT_LINES = PreparedQuery(lambda game_id: ChatMessage.objects.filter(game=game
 
 def _result_line(game: Game, seat: Seat, seats: list[Seat]) -> str:
     """The outcome line's result: "You won", "You lost", or a cooperative game's shared one
-    ("You and Bob lost together")."""
+    ("You and Bob lost together").  Whoever looks on without a seat reads
+    ``_result_for_onlookers``."""
     if game.rules.cooperative and game.outcome and game.outcome.get("result") in ("win", "loss"):
         said = shared_result(game.outcome["result"] == "win",
                              [s.player_name for s in seats if s.index != seat.index])
@@ -328,7 +331,8 @@ def _result_line(game: Game, seat: Seat, seats: list[Seat]) -> str:
 
 
 def _result_for_onlookers(game: Game, seats: list[Seat]) -> str:
-    """The outcome line's result for a spectator, who is none of the players: a game played
+    """The outcome line's result for whoever looks on without a seat (a spectator, the
+    maker of a game of computer players alone, a player who left), who is none of the players: a game played
     alone or together is won or lost by its players, named; a game against each other
     names its winners on the line's own (``winners``), and a draw is a draw."""
     outcome = game.outcome or {}
@@ -352,7 +356,9 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     started = game.status == Game.Status.ACTIVE or (game.is_over and game.started_at is not None)
     left = seat.status == LEFT
     spectator = seat.status == SPECTATOR
-    onlooker = left or spectator  # no seat of their own: read-only
+    watching = seat.status == WATCHING  # the maker of a game of computer players alone
+    # No seat of their own (left it, watches computers, or a spectator): read-only, the view of no seat.
+    onlooker = left or spectator or watching
     show = present(rules, state, seat.index, pick=pick, interactive=game.status == Game.Status.ACTIVE and not onlooker)
     # The engine's lines the page shows: the newest, as many as the log's window (the
     # "Show earlier lines" link asks for more); only those are worded and digested.
@@ -371,7 +377,11 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     # A computer player answers within a second or so of the move (a worker plays it).
     computer_thinking = bool(to_act) and all(s.user is not None and s.user.is_computer
                                              for s in seats if s.index in to_act)
-    if left and game.status == Game.Status.ACTIVE:
+    if watching and game.status == Game.Status.ACTIVE:
+        thinking = [s.player_name for s in seats if s.index in to_act]
+        turn = "You are watching: computer players play every seat." + (
+            f" {' and '.join(thinking)} {'is' if len(thinking) == 1 else 'are'} thinking…" if thinking else "")
+    elif left and game.status == Game.Status.ACTIVE:
         turn = "You left this game; the house plays your seat. You can still watch it."
     elif game.status == Game.Status.ACTIVE:
         if my_turn and len(to_act) > 2:
@@ -418,7 +428,7 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
         "clock": deadlines.clock_facts(game, seat) if not onlooker else None, "journal_entry": journal_entry,
-        "left": left, "spectator": spectator,
+        "left": left, "spectator": spectator, "watching": watching,
         "log": _log_for(game, seat, show.view, limit) if started else [],
         "log_limit": limit,
         # Moves and engine lines older than the window: the "Show earlier" link asks for more.
@@ -438,7 +448,7 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
         else "5s" if len(to_act) > 1 else "20s",
         "live": not game.is_over,
         "outcome": game.outcome,
-        "result": _result_line(game, seat, seats) if not spectator else _result_for_onlookers(game, seats),
+        "result": _result_line(game, seat, seats) if not onlooker else _result_for_onlookers(game, seats),
         # A solo game's score is already among the facts; the outcome line doesn't repeat it,
         # nor a cooperative game's, the one score its partners share.
         "outcome_scores": game.outcome.get("scores") if game.outcome and game.players > 1

@@ -23,7 +23,9 @@ Starting games
     invitees offered the next seats, the rest open in the lobby; it starts when every seat is
     taken, or when its creator calls ``start_with_seated(game_id, user)`` with at least two
     seated (the seats close up and the deal is made for that many from the same seed).  A
-    declined seat of a table goes to the lobby.  A rematch of a table keeps its order from
+    declined seat of a table goes to the lobby.  With ``creator_plays=False`` every seat is
+    a computer player's and the maker watches (``watches_without_a_seat``, the one rule of
+    who sees a game as no seat besides a player who left it).  A rematch of a table keeps its order from
     the asker round and passes the deal on.
 
 Playing
@@ -93,7 +95,7 @@ __all__ = [
     "IllegalMove", "start_game", "accept_invitation", "decline_invitation", "accept_challenge",
     "cancel_game", "rematch", "resign", "abandon_game", "submit_move", "still_current", "seat_of",
     "next_deadline", "start_with_seated", "leave_waiting_table", "take_over_seats", "takes_over", "house_player",
-    "left_game_for", "taken_over_lines", "games_left_by", "NeedsConfirmation", "game_with_seats",
+    "left_game_for", "watches_without_a_seat", "taken_over_lines", "games_left_by", "NeedsConfirmation", "game_with_seats",
     "keep_seats", "newest_ids", "NEWEST",
 ]
 
@@ -276,12 +278,15 @@ def _activate(game: Game, now) -> None:
 def start_game(creator, mode: str, options: dict | None = None, *, opponent=None, invite_email: str = "",
                open_challenge: bool = False, time_control: int | None = None, seed: int | None = None,
                rematch_of: Game | None = None, creator_seat: int = 0, seats: int | None = None,
-               invitees: list | None = None, creator_looking: bool = False, public: bool = True) -> Game:
+               invitees: list | None = None, creator_looking: bool = False, public: bool = True,
+               creator_plays: bool = True) -> Game:
     """A new game of ``mode``.  ``creator_looking``: made on the web, whose answer takes its
     maker to the game's page; their seat counts as seen now, so a first turn mail that
     would only repeat that page waits like any other while they look
     (``games.mail.tasks``), instead of racing their browser to it.  ``public``: anyone
-    may watch it once it begins (``Game.public``); False keeps it to its players."""
+    may watch it once it begins (``Game.public``); False keeps it to its players.  With
+    ``seats`` and ``creator_plays=False``, computer players take every seat (``invitees``)
+    and the maker watches (``watches_without_a_seat``)."""
     try:
         rules = get_rules(mode)
     except ValueError as error:
@@ -289,7 +294,7 @@ def start_game(creator, mode: str, options: dict | None = None, *, opponent=None
     if seats is not None:
         return _start_table(creator, rules, options, seats=seats, invitees=list(invitees or []),
                             time_control=time_control, seed=seed, rematch_of=rematch_of,
-                            creator_looking=creator_looking, public=public)
+                            creator_looking=creator_looking, public=public, creator_plays=creator_plays)
     invite_email = (invite_email or "").strip()
     two_player = bool(opponent or invite_email or open_challenge)
     if sum(map(bool, (opponent, invite_email, open_challenge))) > 1:
@@ -354,14 +359,19 @@ def _check_clock(time_control) -> None:
 
 
 def _start_table(creator, rules, options, *, seats: int, invitees: list, time_control, seed,
-                 rematch_of, creator_looking: bool = False, public: bool = True) -> Game:
+                 rematch_of, creator_looking: bool = False, public: bool = True,
+                 creator_plays: bool = True) -> Game:
     """A game of ``seats`` seats (2-6 where the engine allows): the creator sits first; each
     invitee (a user, a computer player or an email address) is offered the next seat; the
     seats left over are open in the lobby.  It starts once every seat is taken, or earlier
-    when its creator starts it (``start_with_seated``)."""
+    when its creator starts it (``start_with_seated``).  Without ``creator_plays`` the
+    invitees are computer players, one for every seat, and the game starts at once for its
+    maker to watch."""
     if type(seats) is not int or not rules.min_players <= seats <= rules.max_players:
         raise CannotStart(f"{rules.title} is for {rules.min_players} to {rules.max_players} players.")
-    if len(invitees) > seats - 1:
+    if not creator_plays:
+        _check_watched_table(creator, rules, seats, invitees)
+    elif len(invitees) > seats - 1:
         raise CannotStart(f"There are only {seats - 1} other seats to offer.")
     _check_clock(time_control)
     users, addresses = [], []
@@ -403,11 +413,14 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
             to_act=rules.to_act(state), outcome=None, time_control=time_control,
             created_by=creator, rematch_of=rematch_of, public=bool(public),
         )
-        Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now,
-                            seen_at=now if creator_looking else None)
+        first = 0
+        if creator_plays:
+            Seat.objects.create(game=game, index=0, user=creator, status=Seat.Status.JOINED, joined_at=now,
+                                seen_at=now if creator_looking else None)
+            first = 1
         invited = []
-        for index in range(1, seats):
-            invitee = users[index - 1] if index - 1 < len(users) else None
+        for index in range(first, seats):
+            invitee = users[index - first] if index - first < len(users) else None
             if invitee is None:
                 Seat.objects.create(game=game, index=index, status=Seat.Status.OPEN)
             elif isinstance(invitee, str):
@@ -422,6 +435,38 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
             _announce(signals.seat_invited, game_id=game.pk, seat_id=seat.pk)
         _settle_waiting(game, now)
         return game
+
+
+# How many games of computer players alone one person may have running at once: each keeps
+# a worker busy from its first move to its last, with nobody's turn to wait for.
+WATCHED_AT_ONCE = 3
+
+
+def _check_watched_table(creator, rules, seats: int, invitees: list) -> None:
+    """A game its maker only watches: a computer player in every seat, and not more such
+    games running at once than ``WATCHED_AT_ONCE``."""
+    computers = [u for u in invitees if u is not None and not isinstance(u, str) and u.is_computer]
+    if len(computers) != len(invitees) or len(invitees) != seats:
+        raise CannotStart(f"To watch without a seat, choose a computer player for each of the {seats} seats.")
+    running = (Game.objects.filter(created_by=creator, status=Game.Status.ACTIVE)
+               .exclude(seats__user=creator).exclude(seats__user__computer_level="").count())
+    if running >= WATCHED_AT_ONCE:
+        raise CannotStart(f"You are already watching {running} games of computer players; "
+                          "let one of them finish first.")
+
+
+def watches_without_a_seat(game: Game, user) -> bool:
+    """The access rule of a game's page for someone without a seat, in one place: the maker
+    of a game that only computer players play watches it as no seat (``view(state, None)``,
+    no hand, no moves).  A general spectator rule (public games) joins it here."""
+    if not getattr(user, "is_authenticated", False) or game.created_by_id != user.pk:
+        return False
+    seats = _loaded_seats(game)
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    # A seat of the house was a person's once (take_over_seats): its maker left that game,
+    # and looks on as a player who left (left_game_for), not as one who watches.
+    return bool(seats) and all(s.user is not None and s.user.is_computer and not is_house(s.user) for s in seats)
 
 
 def _settle_waiting(game: Game, now) -> None:
@@ -695,6 +740,10 @@ def abandon_game(game_id: int, reason: str) -> Game:
 # players (a user has one seat per game); all play at the quick level.
 HOUSE_NAMES = ("Hermes", "Iris", "Janus", "Hecate", "Selene", "Nyx")
 HOUSE_LEVEL = "greedy"
+
+
+def is_house(user) -> bool:
+    return user.username.startswith("house-")
 
 
 def house_player(index: int):

@@ -20,14 +20,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import listing, services
-from games.access import get_game_for, login_unless_watchable, seat_in
+from games.access import NO_SEAT, get_game_for, login_unless_watchable, seat_in
 from games.clocks import deadlines
 from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
 from games.turns import turn_count
 from games.models import ChatMessage, Game, Note, Seat
-from games.page_regions import (LEFT, LOG_WINDOW, SPECTATOR, game_context, holds_digests, log_limit,
+from games.page_regions import (LOG_WINDOW, SPECTATOR, game_context, holds_digests, log_limit,
                                 poll_stamp, regions_response, render_page, worded)
 from games.registry import present
 from sefirot_site.prepared import PreparedQuery
@@ -65,7 +65,8 @@ def new_game(request):
                 game = services.start_game(request.user, data["mode"], form.game_options(),
                                            time_control=data.get("time_control"), seats=data["seats"],
                                            invitees=data["table_invitees"], creator_looking=True,
-                                           public=not data.get("private"))
+                                           public=not data.get("private"),
+                                           creator_plays=data.get("creator_plays", True))
             else:
                 game = services.start_game(
                     request.user, data["mode"], form.game_options(),
@@ -207,7 +208,7 @@ def resign(request, game_id):
 @require_GET
 def game_page(request, game_id):
     game, seat = get_game_for(request, game_id, joined=False, left=True, watch=True)
-    if seat.status not in (Seat.Status.JOINED, LEFT, SPECTATOR):
+    if seat.status not in (Seat.Status.JOINED, *NO_SEAT):
         if seat.status == Seat.Status.INVITED and game.status == Game.Status.INVITED:
             return render(request, "games/invitation.html", {"game": game, "seat": seat, "token": None})
         raise Http404("No such game.")
@@ -256,9 +257,10 @@ def version(request, game_id):
     try:
         seat = _seat_for_poll(request, game_id)
     except Http404:
-        # Who left the table, and a spectator, still watch it (the slower load).
+        # Who left the table, watches computer players or is a spectator follows it without
+        # a seat (the rarer case, so the slower load).
         game, seat = get_game_for(request, game_id, left=True, watch=True)
-        if seat.status not in (LEFT, SPECTATOR):
+        if seat.status not in NO_SEAT:
             raise
     else:
         game = seat.game
@@ -427,8 +429,9 @@ def history(request, game_id):
     state = rules.replay(game.seed, game.players, game.options, [(m.seat, m.move) for m in records[:step]])
     names = {s.index: s.player_name for s in game.seats.all()}
     said = [as_seen_by(m.description, m.seat == seat.index) for m in records]
-    if seat.status == SPECTATOR:
-        # A player's own words may name a card of their hand, never shown to anyone else.
+    if seat.status in NO_SEAT:
+        # A player's own words may name a card of their hand, never shown to anyone else
+        # (nor to a watcher of computer players, nor to a player who left).
         said = rules.log_for(rules.view(game.load_state(), None), None, [(m.seat, m.description) for m in records])
     moves = [{"number": m.number, "who": names.get(m.seat, "?"), "text": for_reader(text, seat.index, names)}
              for m, text in zip(records, said)]

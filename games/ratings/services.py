@@ -36,9 +36,13 @@ def rate_game(game_id: int, game: Game | None = None) -> bool:
             or not game.outcome or game.players < 2):
         return False
     seats = list(Seat.objects.filter(game=game, status=Seat.Status.JOINED, user__isnull=False)
-                 .order_by("index"))
+                 .select_related("user").order_by("index"))
     if len(seats) != game.players or len({s.user_id for s in seats}) != len(seats):
         return False  # a seat without a player (an account deleted), or one player twice
+    if all(s.user.is_computer for s in seats):
+        # Computer players among themselves (a game someone watches): anyone could start
+        # such games by the hundred and move the computers' ratings at will.
+        return False
     try:
         with transaction.atomic():
             RatedGame.objects.create(game=game)  # the primary key makes twice impossible

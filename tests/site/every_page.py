@@ -142,6 +142,11 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
     private = services.start_game(alice, "warring_planets", {}, opponent=bob, seed=7, public=False)
     services.accept_invitation(private.pk, bob)
     cast.objects["private_game"] = private
+    # A game of computer players alone, which Alice made and watches without a seat.
+    from games.computer import computer_players
+    watched = services.start_game(alice, "warring_planets", {}, seats=2, invitees=computer_players(["greedy"] * 2),
+                                  creator_plays=False, seed=7)
+    cast.games.append(("warring_planets, computer players alone, watched", _play(watched, until_over=False)))
     cast.objects["invitation"] = services.start_game(alice, "warring_planets", {}, invite_email="bob@example.com")
     cast.objects["invite_token"] = cast.objects["invitation"].seats.get(index=1).invite_token
 
