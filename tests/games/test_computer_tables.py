@@ -145,8 +145,9 @@ def test_the_service_refuses_a_watched_game_with_a_person_in_it(alice, bob):
 @pytest.mark.django_db
 def test_the_maker_watches_the_view_of_no_seat_and_an_outsider_gets_nothing(
         alice, alice_client, bob_client, outsider_client):
+    # Private: a public one anybody may watch as a spectator (tests/games/test_watching.py).
     game = services.start_game(alice, "warring_planets", seats=2, invitees=computer_players(["greedy", "greedy"]),
-                               creator_plays=False, seed=3)
+                               creator_plays=False, seed=3, public=False)
     page = alice_client.get(game.get_absolute_url())
     assert page.status_code == 200
     text = page.content.decode()
