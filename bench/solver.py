@@ -10,7 +10,8 @@ deal g is ``new_game(seed=g)`` for g in 0..N-1 (default N 200), searched with a 
 ``--max-seconds`` CPU seconds (default 30) and ``--max-nodes`` states (default none).  Each
 winning line found is replayed through the engine before it counts (a line that does not
 win stops the bench).  A row: {"game", "variant", "deals", "winnable", "unwinnable",
-"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max"}, the shares
+"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max"} (with ``--lines``, also "lines":
+each winning line found, {"seed", "line"}, for tests/engine/test_solver_bench.py), the shares
 as fractions of the deals, ``ci95`` the Wilson 95 % interval of the winnable share (the
 undecided deals count as not proved winnable, so the interval is of the share *proved*),
 times in CPU seconds of one core per deal (so other work on a shared machine does not
@@ -70,10 +71,10 @@ def one_deal(slug: str, variant: str, seed: int, max_seconds: float | None,
         if not outcome or outcome["result"] != "win":
             raise SystemExit(f"{slug} deal {seed}: the solver's line does not win ({outcome})")
     return {"seed": seed, "verdict": result.verdict, "seconds": result.seconds, "nodes": result.nodes,
-            "depth": result.max_depth, "line": len(result.line or [])}
+            "depth": result.max_depth, "line": result.line}
 
 
-def row(slug: str, variant: str, deals: list[dict]) -> dict:
+def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict:
     n = len(deals)
     won = sum(d["verdict"] == WINNABLE for d in deals)
     lost = sum(d["verdict"] == UNWINNABLE for d in deals)
@@ -87,7 +88,9 @@ def row(slug: str, variant: str, deals: list[dict]) -> dict:
             "p50_s": round(statistics.median(seconds), 3), "p95_s": round(percentile(seconds, 95), 3),
             "nodes_p50": int(statistics.median(nodes)),
             "nodes_per_s": int(sum(nodes) / max(sum(seconds), 1e-9)),
-            "depth_max": max(d["depth"] for d in deals)}
+            "depth_max": max(d["depth"] for d in deals),
+            **({"lines": [{"seed": d["seed"], "line": d["line"]} for d in deals if d["line"] is not None]}
+               if lines else {})}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-nodes", type=int, default=None, help="states per deal")
     parser.add_argument("--jobs", type=int, default=1, help="deals searched side by side")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--lines", action="store_true",
+                        help='with --json, each row also lists its winning lines: "lines": [{"seed", "line"}]')
     args = parser.parse_args(argv)
     rows = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -110,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                 futures = [pool.submit(one_deal, slug, variant, g, args.max_seconds, args.max_nodes)
                            for g in range(args.games)]
                 deals = [f.result() for f in futures]
-                rows.append(row(slug, variant, deals))
+                rows.append(row(slug, variant, deals, lines=args.lines))
                 if not args.json:
                     r = rows[-1]
                     ok = r["undecided"] <= UNDECIDED_BAR and r["p95_s"] <= P95_BAR_S

@@ -128,6 +128,8 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
     newcomer = make_user("newcomer", display_name="Nell Newcomer", verified=False)
     cast.users = {u.username: u for u in (alice, bob, carol, outsider, keeper, newcomer)}
 
+    # The solver's jobs of the finished solo games: small budgets (settled in a moment).
+    settings.SOLVER_MAX_NODES, settings.SOLVER_MAX_SECONDS = 20_000, 20
     for mode in sorted(RULES):
         rules = RULES[mode]
         for stage in ("in progress", "finished"):
@@ -138,6 +140,7 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
                 services.accept_invitation(game.pk, bob)
             game = _play(game, until_over=stage == "finished")
             cast.games.append((f"{mode}, {stage}", game))
+    _solver_jobs(cast)
     cast.objects["invitation"] = services.start_game(alice, "warring_planets", {}, invite_email="bob@example.com")
     cast.objects["invite_token"] = cast.objects["invitation"].seats.get(index=1).invite_token
 
@@ -196,6 +199,23 @@ def _play(game, *, until_over: bool, moves: int = 9, cap: int = 3000):
     return Game.objects.get(pk=game.pk)
 
 
+def _solver_jobs(cast: Cast) -> None:
+    """The solution page in each of its states: a won deal (its walk), one searching, one
+    proved lost, one not settled, one waiting."""
+    from games.solutions.models import SolverJob
+    from games.solutions.services import run_job
+
+    finished = {d.split(",")[0]: g for d, g in cast.games if d.endswith("finished")}
+    run_job(finished["dream_odyssey"].pk)  # winnable within the small budget (seed 7)
+    states = {"hermits_arcana": {"status": SolverJob.Status.RUNNING, "nodes": 4000, "seconds": 0.4},
+              "know_thyself_2021": {"status": SolverJob.Status.LOST, "nodes": 9000, "seconds": 3.0},
+              "lovers_discourse": {"status": SolverJob.Status.UNDECIDED, "nodes": 20000, "seconds": 30.0}}
+    for mode, fields in states.items():
+        SolverJob.objects.filter(game=finished[mode]).update(**fields)
+    cast.objects["solutions"] = {mode: game for mode, game in finished.items()
+                                 if SolverJob.objects.filter(game=game).exists()}
+
+
 def _rules_slugs():
     from games.engine import RULES
 
@@ -250,6 +270,12 @@ BY_NAME = {
     # boards as in play, so every game's page need not be replayed twice) keep the time down.
     "games:history": lambda cast: [(d, {"game_id": g.pk}, "alice") for d, g in cast.games
                                    if d.endswith("finished") or g is cast.games[0][1]],
+    # The solver's verdict on each finished game it searches, in every state, and a step
+    # of a winning line's walk.
+    "games:solution": lambda cast: [(f"{mode}, its deal searched", {"game_id": g.pk}, "alice")
+                                    for mode, g in cast.objects["solutions"].items()]
+    + [("a winning line, at its third move", {"game_id": cast.objects["solutions"]["dream_odyssey"].pk},
+        "alice", "?step=3")],
     "journal:shared": lambda cast: [("a shared entry", {"token": cast.objects["entry"].share_token}, None)],
     "journal:seal": lambda cast: [("a rendered seal", _seal(cast), "alice")],
     "journal:seal_retry": lambda cast: [("a rendered seal", _seal(cast), "alice")],
@@ -277,8 +303,9 @@ def visits(cast: Cast) -> list[Visit]:
         if why_not_a_page(pattern):
             continue
         if pattern.name in BY_NAME:
-            for description, kwargs, visitor in BY_NAME[pattern.name](cast):
-                path = reverse(pattern.name, kwargs=kwargs)
+            # A visit may add a query string (a step of a replay) as a fourth item.
+            for description, kwargs, visitor, *query in BY_NAME[pattern.name](cast):
+                path = reverse(pattern.name, kwargs=kwargs) + "".join(query)
                 planned.append(Visit(f"{pattern.name} ({description})", path, visitor, pattern.name))
         elif not pattern.arguments:
             path = reverse(pattern.name) if pattern.name else "/" + pattern.route
