@@ -270,12 +270,10 @@ BY_NAME = {
     # boards as in play, so every game's page need not be replayed twice) keep the time down.
     "games:history": lambda cast: [(d, {"game_id": g.pk}, "alice") for d, g in cast.games
                                    if d.endswith("finished") or g is cast.games[0][1]],
-    # The solver's verdict on each finished game it searches, in every state, and a step
-    # of a winning line's walk.
+    # The solver's verdict on each finished game it searches, in every state (a won deal's
+    # page shows its winning line's walk at its start).
     "games:solution": lambda cast: [(f"{mode}, its deal searched", {"game_id": g.pk}, "alice")
-                                    for mode, g in cast.objects["solutions"].items()]
-    + [("a winning line, at its third move", {"game_id": cast.objects["solutions"]["dream_odyssey"].pk},
-        "alice", "?step=3")],
+                                    for mode, g in cast.objects["solutions"].items()],
     "journal:shared": lambda cast: [("a shared entry", {"token": cast.objects["entry"].share_token}, None)],
     "journal:seal": lambda cast: [("a rendered seal", _seal(cast), "alice")],
     "journal:seal_retry": lambda cast: [("a rendered seal", _seal(cast), "alice")],
@@ -303,9 +301,8 @@ def visits(cast: Cast) -> list[Visit]:
         if why_not_a_page(pattern):
             continue
         if pattern.name in BY_NAME:
-            # A visit may add a query string (a step of a replay) as a fourth item.
-            for description, kwargs, visitor, *query in BY_NAME[pattern.name](cast):
-                path = reverse(pattern.name, kwargs=kwargs) + "".join(query)
+            for description, kwargs, visitor in BY_NAME[pattern.name](cast):
+                path = reverse(pattern.name, kwargs=kwargs)
                 planned.append(Visit(f"{pattern.name} ({description})", path, visitor, pattern.name))
         elif not pattern.arguments:
             path = reverse(pattern.name) if pattern.name else "/" + pattern.route
