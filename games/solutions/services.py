@@ -94,6 +94,17 @@ def run_job(game_id: int) -> str:
     if job.attempts > MAX_ATTEMPTS:
         _finish(job, SolverJob.Status.FAILED, error=f"given up after {MAX_ATTEMPTS} attempts")
         return "failed"
+    try:
+        return _run(job)
+    except BaseException as error:
+        # Handed back (the outbox retries it, with growing pauses): a job left "running"
+        # would wait for the sweep instead.  The claim's count of attempts bounds it.
+        SolverJob.objects.filter(pk=job.pk, status=SolverJob.Status.RUNNING).update(
+            status=SolverJob.Status.PENDING, error=f"{type(error).__name__}: {error}"[:2000])
+        raise
+
+
+def _run(job: SolverJob) -> str:
     game = job.game
     rules = game.rules
     first = rules.replay(game.seed, game.players, game.options, [])

@@ -157,6 +157,21 @@ def test_a_game_finished_before_the_solver_came_can_be_searched_by_asking(alice,
     assert SolverJob.objects.get(game=game).status == SolverJob.Status.PENDING
 
 
+def test_a_search_that_keeps_failing_is_given_up_after_a_few_attempts(alice, alice_client, small_budget):
+    game = finished_game(alice)
+    # A deal the engine cannot rebuild (its mode's options broken): each attempt raises,
+    # and the job goes back to waiting for the outbox's next try, until the last.
+    Game.objects.filter(pk=game.pk).update(seed=-1, options={"variant": "no such variant"})
+    for attempt in range(1, 4):
+        with pytest.raises(Exception):
+            run_job(game.pk)
+        job = SolverJob.objects.get(game=game)
+        assert (job.status, job.attempts) == (SolverJob.Status.PENDING, attempt) and job.error
+    assert run_job(game.pk) == "failed"
+    assert SolverJob.objects.get(game=game).status == SolverJob.Status.FAILED
+    assert "The search could not be run" in alice_client.get(solution_url(game)).content.decode()
+
+
 def test_an_outsider_gets_nothing(alice, outsider_client, small_budget):
     game = finished_game(alice)
     run_job(game.pk)
