@@ -98,6 +98,10 @@ def test_a_winnable_deal_shows_its_line_and_where_the_player_left_it(alice, alic
     assert verdict["left_at"] is not None and 1 <= verdict["left_at"] <= game.moves.count()
     assert verdict["summary"].startswith(f"winnable; you left the winning path at move {verdict['left_at']}")
 
+    review = alice_client.get(reverse("games:review", args=[game.pk])).content.decode()
+    assert f"Winnable; you left the winning path at move {verdict['left_at']}" in review
+    assert f'<a href="{solution_url(game)}">Walk the winning line</a>' in review
+
     page = alice_client.get(solution_url(game)).content.decode()
     assert "This deal could be won" in page and "every 2s" not in page
     assert f"left the winning path at move {verdict['left_at']}" in page
