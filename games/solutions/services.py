@@ -127,7 +127,8 @@ def _run(job: SolverJob) -> str:
 def _search(rules, state: dict, job: SolverJob, max_nodes: int, max_seconds: float, wall_end: float,
             report: bool) -> Result:
     last = Progress(0, 0.0, 0)
-    for item in iter_solve(rules, state, max_nodes=max_nodes, max_seconds=max_seconds, every=5_000):
+    # Every 20,000 positions: about a second of search, a row written no oftener than the page polls.
+    for item in iter_solve(rules, state, max_nodes=max_nodes, max_seconds=max_seconds, every=20_000):
         if isinstance(item, Result):
             return item
         last = item
