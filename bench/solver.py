@@ -10,7 +10,11 @@ deal g is ``new_game(seed=g)`` for g in 0..N-1 (default N 200), searched with a 
 ``--max-seconds`` CPU seconds (default 30) and ``--max-nodes`` states (default none).  Each
 winning line found is replayed through the engine before it counts (a line that does not
 win stops the bench).  A row: {"game", "variant", "deals", "winnable", "unwinnable",
-"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max"}, the shares
+"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max", "found_by"} ("found_by": how many
+winning lines each search found, the depth-first one or a beam of a width; with
+``--estimate``, "undecided_tree_log10": Knuth's estimate of each undecided deal's game tree,
+log10, the size an exhaustive proof faces before transpositions; with ``--lines``, also "lines":
+each winning line found, {"seed", "line"}, for tests/engine/test_solver_bench.py), the shares
 as fractions of the deals, ``ci95`` the Wilson 95 % interval of the winnable share (the
 undecided deals count as not proved winnable, so the interval is of the share *proved*),
 times in CPU seconds of one core per deal (so other work on a shared machine does not
@@ -27,6 +31,7 @@ import math
 import os
 import statistics
 import sys
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,8 +64,34 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[rank - 1]
 
 
+def tree_size_log10(rules, first: dict, probes: int = 300, seed: int = 0) -> float:
+    """Knuth's estimate (1975) of the size of the deal's whole game tree, log10: the mean
+    over random walks from the first state of 1 + b1 + b1*b2 + ..., b_i the number of moves
+    (symmetric ones pruned) at the walk's i-th position.  Unbiased for the tree, so an
+    upper bound on what an exhaustive search of this deal must visit; the transposition
+    table merges positions reached by several orders, so the real count is smaller, by a
+    factor this does not measure."""
+    import random
+
+    from games.solver.keys import prune_function
+
+    prune = prune_function(rules.slug)
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(probes):
+        state, weight, estimate = first, 1.0, 1.0
+        while rules.outcome(state) is None:
+            seat = rules.to_act(state)[0]
+            moves = prune(rules, state, rules.legal_moves(state, seat))
+            weight *= len(moves)
+            estimate += weight
+            state = rules.apply(state, seat, rng.choice(moves))
+        total += estimate
+    return math.log10(total / probes)
+
+
 def one_deal(slug: str, variant: str, seed: int, max_seconds: float | None,
-             max_nodes: int | None) -> dict:
+             max_nodes: int | None, estimate: bool = False) -> dict:
     rules = get_rules(slug)
     first = rules.new_game(seed, rules.min_players, {"variant": variant})
     result = solve(rules, first, max_nodes=max_nodes, max_seconds=max_seconds)
@@ -70,10 +101,11 @@ def one_deal(slug: str, variant: str, seed: int, max_seconds: float | None,
         if not outcome or outcome["result"] != "win":
             raise SystemExit(f"{slug} deal {seed}: the solver's line does not win ({outcome})")
     return {"seed": seed, "verdict": result.verdict, "seconds": result.seconds, "nodes": result.nodes,
-            "depth": result.max_depth, "line": len(result.line or [])}
+            "depth": result.max_depth, "line": result.line, "found_by": result.stats.get("found_by"),
+            "tree_log10": tree_size_log10(rules, first) if estimate and result.verdict == UNDECIDED else None}
 
 
-def row(slug: str, variant: str, deals: list[dict]) -> dict:
+def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict:
     n = len(deals)
     won = sum(d["verdict"] == WINNABLE for d in deals)
     lost = sum(d["verdict"] == UNWINNABLE for d in deals)
@@ -87,7 +119,12 @@ def row(slug: str, variant: str, deals: list[dict]) -> dict:
             "p50_s": round(statistics.median(seconds), 3), "p95_s": round(percentile(seconds, 95), 3),
             "nodes_p50": int(statistics.median(nodes)),
             "nodes_per_s": int(sum(nodes) / max(sum(seconds), 1e-9)),
-            "depth_max": max(d["depth"] for d in deals)}
+            "depth_max": max(d["depth"] for d in deals),
+            "found_by": dict(Counter(d["found_by"] for d in deals if d["found_by"])),
+            **({"undecided_tree_log10": sorted(round(d["tree_log10"], 1) for d in deals if d["tree_log10"] is not None)}
+               if any(d["tree_log10"] is not None for d in deals) else {}),
+            **({"lines": [{"seed": d["seed"], "line": d["line"]} for d in deals if d["line"] is not None]}
+               if lines else {})}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,6 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-nodes", type=int, default=None, help="states per deal")
     parser.add_argument("--jobs", type=int, default=1, help="deals searched side by side")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--estimate", action="store_true",
+                        help="for each undecided deal, estimate its game tree's size (Knuth): "
+                             '"undecided_tree_log10", the log10 of each, smallest first')
+    parser.add_argument("--lines", action="store_true",
+                        help='with --json, each row also lists its winning lines: "lines": [{"seed", "line"}]')
     args = parser.parse_args(argv)
     rows = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -107,10 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             for variant in args.variant or ["standard"]:
                 if variant not in get_rules(slug).variants:
                     continue
-                futures = [pool.submit(one_deal, slug, variant, g, args.max_seconds, args.max_nodes)
+                futures = [pool.submit(one_deal, slug, variant, g, args.max_seconds, args.max_nodes, args.estimate)
                            for g in range(args.games)]
                 deals = [f.result() for f in futures]
-                rows.append(row(slug, variant, deals))
+                rows.append(row(slug, variant, deals, lines=args.lines))
                 if not args.json:
                     r = rows[-1]
                     ok = r["undecided"] <= UNDECIDED_BAR and r["p95_s"] <= P95_BAR_S

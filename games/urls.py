@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import rules_views, turn_views, views, watch_views
 from .computer import views as computer_views
+from .solutions import views as solution_views
 
 app_name = "games"
 
@@ -31,4 +32,5 @@ urlpatterns = [
     path("<int:game_id>/record.json", views.record, name="record"),
     path("<int:game_id>/hint/", computer_views.hint, name="hint"),
     path("<int:game_id>/review/", computer_views.review, name="review"),
+    path("<int:game_id>/solution/", solution_views.solution, name="solution"),
 ]

@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "games.wizards",
     "games.ratings",
     "games.computer",
+    "games.solutions",
     "games.push",
     "games.daily",
     "journal",
@@ -306,7 +307,10 @@ SEAL_QUEUE = env.str("CELERY_SEAL_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-
 CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in (CELERY_TASK_DEFAULT_QUEUE, SEAL_QUEUE)]
 # By task name; the outbox publishes a pending task where its task is routed
 # (sefirot_site.outbox.tasks.publish).
-CELERY_TASK_ROUTES = {"journal.tasks.render_seal_task": {"queue": SEAL_QUEUE}}
+# The solver's searches (tens of seconds of CPU each, games.solutions) wait there too: the
+# queue of long computations, so a turn mail never waits behind a search.
+CELERY_TASK_ROUTES = {"journal.tasks.render_seal_task": {"queue": SEAL_QUEUE},
+                      "games.solve_deal": {"queue": SEAL_QUEUE}}
 # manage.py runsite: web server processes and Celery worker processes.
 WEB_WORKERS = env_int("WEB_WORKERS", 2, minimum=1, maximum=64)
 WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, minimum=1, maximum=64)
@@ -328,6 +332,16 @@ OUTBOX_CLAIM_SECONDS = env_int("OUTBOX_CLAIM_SECONDS", 150, minimum=5, maximum=3
 OUTBOX_SWEEP_SECONDS = env_int("OUTBOX_SWEEP_SECONDS", 60, minimum=5, maximum=3600)
 CELERY_BEAT_SCHEDULE["sweep-outbox"] = {"task": "sefirot_site.outbox.tasks.sweep_outbox",
                                         "schedule": float(OUTBOX_SWEEP_SECONDS)}
+# The solver's search of each finished solo deal (games.solutions): at most this many
+# positions and CPU seconds, and this much time on the clock (a busy machine's CPU
+# seconds take longer; the task must end within the outbox's run limit, 120 s).  A job
+# whose worker has not reported for SOLVER_LOST_AFTER_SECONDS was lost with it, and the
+# sweep queues it again.
+SOLVER_MAX_NODES = env_int("SOLVER_MAX_NODES", 3_000_000, minimum=1, maximum=10**9)
+SOLVER_MAX_SECONDS = env_int("SOLVER_MAX_SECONDS", 30, minimum=1, maximum=100)
+SOLVER_WALL_SECONDS = env_int("SOLVER_WALL_SECONDS", 100, minimum=1, maximum=110)
+SOLVER_LOST_AFTER_SECONDS = env_int("SOLVER_LOST_AFTER_SECONDS", 180, minimum=10, maximum=86400)
+CELERY_BEAT_SCHEDULE["sweep-solver-jobs"] = {"task": "games.sweep_solver_jobs", "schedule": 300.0}
 # Tasks always run in a worker, never inside the web request.
 CELERY_TASK_ALWAYS_EAGER = False
 

@@ -177,6 +177,7 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 for parent, tail in level:
                     winning, kids = expand(parent, seen)
                     if winning is not None:
+                        found_by.append(f"beam {width}")
                         yield unwind((tail, winning))
                         return
                     for r, move, child in kids:
@@ -236,6 +237,7 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 yield _TICK
         yield _EXHAUSTED
 
+    found_by: list[str] = []  # which search settled the deal, for the bench's stats
     searches = [depth_first(), beams()]
     turn = 0
     slice_end = slice_nodes
@@ -259,7 +261,8 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 slice_end = nodes + slice_nodes
                 turn += 1
         elif isinstance(item, list):
-            yield Result(WINNABLE, item, nodes, clock() - start, max_depth=max_depth)
+            yield Result(WINNABLE, item, nodes, clock() - start, max_depth=max_depth,
+                         stats={"found_by": found_by[0] if found_by else "depth-first"})
             return
         elif item == _EXHAUSTED:
             yield Result(UNWINNABLE, None, nodes, clock() - start, max_depth=max_depth)

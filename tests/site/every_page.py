@@ -128,6 +128,8 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
     newcomer = make_user("newcomer", display_name="Nell Newcomer", verified=False)
     cast.users = {u.username: u for u in (alice, bob, carol, outsider, keeper, newcomer)}
 
+    # The solver's jobs of the finished solo games: small budgets (settled in a moment).
+    settings.SOLVER_MAX_NODES, settings.SOLVER_MAX_SECONDS = 20_000, 20
     for mode in sorted(RULES):
         rules = RULES[mode]
         for stage in ("in progress", "finished"):
@@ -147,6 +149,7 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
     watched = services.start_game(alice, "warring_planets", {}, seats=2, invitees=computer_players(["greedy"] * 2),
                                   creator_plays=False, seed=7)
     cast.games.append(("warring_planets, computer players alone, watched", _play(watched, until_over=False)))
+    _solver_jobs(cast)
     cast.objects["invitation"] = services.start_game(alice, "warring_planets", {}, invite_email="bob@example.com")
     cast.objects["invite_token"] = cast.objects["invitation"].seats.get(index=1).invite_token
 
@@ -218,6 +221,23 @@ def _play(game, *, until_over: bool, moves: int = 9, cap: int = 3000):
     return Game.objects.get(pk=game.pk)
 
 
+def _solver_jobs(cast: Cast) -> None:
+    """The solution page in each of its states: a won deal (its walk), one searching, one
+    proved lost, one not settled, one waiting."""
+    from games.solutions.models import SolverJob
+    from games.solutions.services import run_job
+
+    finished = {d.split(",")[0]: g for d, g in cast.games if d.endswith("finished")}
+    run_job(finished["dream_odyssey"].pk)  # winnable within the small budget (seed 7)
+    states = {"hermits_arcana": {"status": SolverJob.Status.RUNNING, "nodes": 4000, "seconds": 0.4},
+              "know_thyself_2021": {"status": SolverJob.Status.LOST, "nodes": 9000, "seconds": 3.0},
+              "lovers_discourse": {"status": SolverJob.Status.UNDECIDED, "nodes": 20000, "seconds": 30.0}}
+    for mode, fields in states.items():
+        SolverJob.objects.filter(game=finished[mode]).update(**fields)
+    cast.objects["solutions"] = {mode: game for mode, game in finished.items()
+                                 if SolverJob.objects.filter(game=game).exists()}
+
+
 def _rules_slugs():
     from games.engine import RULES
 
@@ -277,6 +297,10 @@ BY_NAME = {
     # boards as in play, so every game's page need not be replayed twice) keep the time down.
     "games:history": lambda cast: [(d, {"game_id": g.pk}, "alice") for d, g in cast.games
                                    if d.endswith("finished") or g is cast.games[0][1]],
+    # The solver's verdict on each finished game it searches, in every state (a won deal's
+    # page shows its winning line's walk at its start).
+    "games:solution": lambda cast: [(f"{mode}, its deal searched", {"game_id": g.pk}, "alice")
+                                    for mode, g in cast.objects["solutions"].items()],
     "journal:shared": lambda cast: [("a shared entry", {"token": cast.objects["entry"].share_token}, None)],
     "journal:seal": lambda cast: [("a rendered seal", _seal(cast), "alice")],
     "journal:seal_retry": lambda cast: [("a rendered seal", _seal(cast), "alice")],
