@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games.daily.models import Play
 from games.models import Game
 from games.solver import SOLVABLE, UNDECIDED, UNWINNABLE, WINNABLE, Progress, Result, iter_solve
 from games.solver.keys import key_function
@@ -41,8 +42,11 @@ FOLLOW_UPS = 4
 
 def solvable(game: Game) -> bool:
     """A finished game whose whole deal the solver can search: a one-seat game, or a
-    cooperative pair's game (both hands are known once it is over)."""
-    return game.mode in SOLVABLE and game.status == Game.Status.FINISHED and game.started_at is not None
+    cooperative pair's game (both hands are known once it is over).  Not a daily deal's
+    game: everyone plays that deal, so the daily deal searches it once (``games.daily``),
+    and says what it found only once the day is over."""
+    return (game.mode in SOLVABLE and game.status == Game.Status.FINISHED and game.started_at is not None
+            and not Play.objects.filter(game=game).exists())
 
 
 def request_solve(game: Game) -> SolverJob | None:

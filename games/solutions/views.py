@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games import views as game_views
+from games.daily.models import Play
 from games.engine.words import for_reader
 from games.page_regions import worded
 from games.registry import present
@@ -22,6 +23,11 @@ from .services import request_solve, solvable, verdict_for
 @require_http_methods(["GET", "HEAD", "POST"])
 def solution(request, game_id):
     game, seat = game_views.get_game_for(request, game_id)
+    daily = Play.objects.filter(game=game).select_related("deal").first()
+    if daily is not None and game.is_over:
+        # A daily deal is searched once for all its players; its results page says what
+        # was found once the day is over (and nothing before).
+        return redirect("daily:results", daily.deal.day.isoformat(), daily.deal.mode)
     if not solvable(game):
         raise Http404("The solver searches the finished games played alone or as a pair.")
     if request.method == "POST":

@@ -142,6 +142,18 @@ def test_nobody_watches_a_daily_game_while_it_is_played_or_after(alice, alice_cl
     assert outsider_client.get(reverse("games:game", args=[game.pk])).status_code == 404
 
 
+def test_a_finished_daily_game_has_no_solver_job_of_its_own_and_its_solution_is_the_days(alice, alice_client):
+    from games.solutions.models import SolverJob
+
+    game = finish(played(alice_client))
+    # The daily deal searches its deal once for everyone (and says so once the day is over).
+    assert not SolverJob.objects.filter(game=game).exists()
+    answer = alice_client.get(reverse("games:solution", args=[game.pk]))
+    assert answer.status_code == 302 and answer["Location"] == results_url()
+    assert alice_client.post(reverse("games:solution", args=[game.pk])).status_code == 302
+    assert not SolverJob.objects.filter(game=game).exists()
+
+
 def test_results_wait_until_the_account_finished_the_deal(alice, bob, alice_client, bob_client, outsider_client):
     finish(played(alice_client))
     alice_client.post(reverse("daily:share", args=[daily.today().isoformat(), "know_thyself"]), {"shared": "1"})
