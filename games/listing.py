@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 
 from games.models import Game, GameEvent, Seat
+from games.players.models import Follow
 
 FINISHED_PAGE = 20
 
@@ -73,3 +74,24 @@ def finished(user, page: int) -> tuple[list[dict], bool]:
             entries.append({"game": game, "seat": seat, "others": [s for s in game.seats.all() if s.pk != seat.pk],
                             "result": game.result_for(seat.index)})
     return entries, len(rows) > FINISHED_PAGE
+
+
+FOLLOWED_SHOWN = 12
+FOLLOWED_CHALLENGES = 20
+
+
+def followed(user) -> dict:
+    """For My games: some of the players ``user`` follows (``followed_more`` if there are
+    more) and their open challenges, newest first: three queries however many they are."""
+    follows = list(Follow.objects.filter(follower=user).select_related("followed")
+                   .order_by("followed__username_key", "followed_id")[:FOLLOWED_SHOWN + 1])
+    challenges = []
+    if follows:
+        challenges = list(
+            Game.objects.filter(status__in=Game.WAITING, seats__status=Seat.Status.OPEN,
+                                created_by__in=Follow.objects.filter(follower=user).values("followed"))
+            .exclude(seats__user=user).distinct()
+            .select_related("created_by").prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+            .defer("state").order_by("-created_at")[:FOLLOWED_CHALLENGES])
+    return {"followed_players": [f.followed for f in follows[:FOLLOWED_SHOWN]],
+            "followed_more": len(follows) > FOLLOWED_SHOWN, "followed_challenges": challenges}
