@@ -108,7 +108,7 @@ def search(text: str, viewer, page: int) -> tuple[list, bool]:
         named=Exists(get_user_model().objects.filter(pk=OuterRef("pk")).filter(
             Q(username_key=key) | Q(display_name_key=key))))
     start = (page - 1) * PAGE
-    found = list(users.order_by("-named", "username_key", "pk")[start:start + PAGE + 1])
+    found = list(users.order_by("-named", "username", "pk")[start:start + PAGE + 1])
     return found[:PAGE], len(found) > PAGE
 
 
@@ -116,5 +116,5 @@ def following(viewer, page: int) -> tuple[list, bool]:
     """Page ``page`` of the players ``viewer`` follows, by name."""
     users = get_user_model().objects.filter(followers__follower=viewer)
     start = (page - 1) * PAGE
-    found = list(_with_followed(users, viewer).order_by("username_key", "pk")[start:start + PAGE + 1])
+    found = list(_with_followed(users, viewer).order_by("username", "pk")[start:start + PAGE + 1])
     return found[:PAGE], len(found) > PAGE
