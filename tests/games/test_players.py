@@ -375,3 +375,14 @@ def test_search_and_the_followed_list_ask_as_many_queries_for_200_players_as_for
         queries_of(many, reverse("players:search"), {"q": "bbb1"})
     assert queries_of(few, reverse("games:list")) == queries_of(many, reverse("games:list"))
     assert text_of(many.get(reverse("players:search"), {"q": "bbb1"})).count("Invite") == PAGE
+
+
+def test_an_anonymous_visitor_reads_a_departed_opponent_as_departed_never_as_you(alice, bob, client):
+    from sefirot_site.accounts.services import delete_account
+
+    duels(alice, bob, 1)
+    delete_account(bob)
+
+    said = text_of(client.get(profile_url(alice)))
+
+    assert "with a departed player · won" in said and "with you" not in said
