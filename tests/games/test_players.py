@@ -386,3 +386,11 @@ def test_an_anonymous_visitor_reads_a_departed_opponent_as_departed_never_as_you
     said = text_of(client.get(profile_url(alice)))
 
     assert "with a departed player · won" in said and "with you" not in said
+
+
+def test_the_lobby_leads_to_the_challenger_s_page(bob, outsider_client):
+    services.start_game(bob, "warring_planets", {}, open_challenge=True, seed=1)
+
+    html = outsider_client.get(reverse("games:lobby")).content.decode()
+
+    assert f'by <a href="{profile_url(bob)}">Bob</a>' in html
