@@ -91,7 +91,7 @@ def followed(user) -> dict:
             Game.objects.filter(status__in=Game.WAITING, seats__status=Seat.Status.OPEN,
                                 created_by__in=Follow.objects.filter(follower=user).values("followed"))
             .exclude(seats__user=user).distinct()
-            .select_related("created_by").prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-            .defer("state").order_by("-created_at")[:FOLLOWED_CHALLENGES])
+            .select_related("created_by")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).defer("state").order_by("-created_at")[:FOLLOWED_CHALLENGES])
     return {"followed_players": [f.followed for f in follows[:FOLLOWED_SHOWN]],
             "followed_more": len(follows) > FOLLOWED_SHOWN, "followed_challenges": challenges}

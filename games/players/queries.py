@@ -15,7 +15,7 @@ from django.db.models.functions import Cast, RowNumber
 
 from games.engine import RULES
 from games.models import Game, Seat
-from games.ratings.models import PROVISIONAL_GAMES, SCALE, Rating, RatingChange
+from games.ratings.models import PROVISIONAL_GAMES, Rating, RatingChange
 from sefirot_site.accounts.names import name_key
 
 from .models import Follow
