@@ -13,6 +13,7 @@ from django.db.models import Prefetch
 
 from games.models import Game, GameEvent, Seat
 from games.services import watches_without_a_seat
+from games.players.models import Follow
 
 FINISHED_PAGE = 20
 
@@ -102,3 +103,22 @@ def being_played():
     /games/watch/ lists a page at a time."""
     return _with_seats(Game.objects.filter(public=True, status=Game.Status.ACTIVE)
                        .defer("state", "options").order_by("-updated_at", "-pk"))
+FOLLOWED_SHOWN = 12
+FOLLOWED_CHALLENGES = 20
+
+
+def followed(user) -> dict:
+    """For My games: some of the players ``user`` follows (``followed_more`` if there are
+    more) and their open challenges, newest first: three queries however many they are."""
+    follows = list(Follow.objects.filter(follower=user).select_related("followed")
+                   .order_by("followed__username_key", "followed_id")[:FOLLOWED_SHOWN + 1])
+    challenges = []
+    if follows:
+        challenges = list(
+            Game.objects.filter(status__in=Game.WAITING, seats__status=Seat.Status.OPEN,
+                                created_by__in=Follow.objects.filter(follower=user).values("followed"))
+            .exclude(seats__user=user).distinct()
+            .select_related("created_by")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).defer("state").order_by("-created_at")[:FOLLOWED_CHALLENGES])
+    return {"followed_players": [f.followed for f in follows[:FOLLOWED_SHOWN]],
+            "followed_more": len(follows) > FOLLOWED_SHOWN, "followed_challenges": challenges}

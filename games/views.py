@@ -50,14 +50,17 @@ def game_list(request):
     if request.htmx and "page" in request.GET:
         return render(request, "games/list.html#finished_rows", context)
     return render(request, "games/list.html", {
-        **context, **listing.in_play(request.user), "vacation": deadlines.open_vacation(request.user.pk),
+        **context, **listing.in_play(request.user), **listing.followed(request.user),
+        "vacation": deadlines.open_vacation(request.user.pk),
     })
 
 
 @login_required
 def new_game(request):
-    form = NewGameForm(request.POST or None, user=request.user,
-                       initial={"mode": request.GET.get("mode")} if request.GET.get("mode") else None)
+    # A link may choose the game or whom to play (a player page's "Invite to a game").
+    form = NewGameForm(request.POST or None, user=request.user, initial={
+        name: request.GET[name] for name in ("mode", "opponent", "username", "computer_level")
+        if request.GET.get(name)} or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

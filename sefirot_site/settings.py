@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "games.solutions",
     "games.push",
     "games.daily",
+    "games.players",
     "journal",
 ]
 
@@ -445,6 +446,9 @@ INBOUND_MAX_MESSAGE_BYTES = env_int("INBOUND_MAX_MESSAGE_BYTES", 1_000_000, mini
 # mail to their seat) that one address gets per hour at most; past it, none until the hour
 # is over (games.mail.inbound). A move played is answered regardless.
 INBOUND_REFUSALS_PER_HOUR = env_int("INBOUND_REFUSALS_PER_HOUR", 10, minimum=1, maximum=10_000)
+# Searches for players by name one account may make per minute (games.players): enough
+# for anyone typing, too few to read out the list of players.
+PLAYER_SEARCHES_PER_MINUTE = env_int("PLAYER_SEARCHES_PER_MINUTE", 30, minimum=1, maximum=10_000)
 # Daily digests go out once a day, at the first scheduler run after this hour of each
 # player's own time zone.
 # A turn mail waits while the player's page of that game asked for news within this many

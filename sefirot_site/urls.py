@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("games.mail.urls")),  # the development mailbox
     path("", include("games.clocks.urls")),  # vacation, give a day
     path("games/", include("games.urls")),
+    path("players/", include("games.players.urls")),
     path("wizards/", include("games.wizards.urls")),
     path("daily/", include("games.daily.urls")),
     path("journal/", include("journal.urls")),

@@ -8,7 +8,7 @@ from openskill.models import PlackettLuce
 from games.models import Game, Seat
 
 from . import RATED_GAMES
-from .models import RatedGame, Rating
+from .models import RatedGame, Rating, RatingChange
 
 MODEL = PlackettLuce()
 
@@ -46,13 +46,14 @@ def rate_game(game_id: int, game: Game | None = None) -> bool:
     try:
         with transaction.atomic():
             RatedGame.objects.create(game=game)  # the primary key makes twice impossible
-            _update(game.mode, [s.user_id for s in seats], ranks(game.outcome, game.players))
+            _update(game, [s.user_id for s in seats], ranks(game.outcome, game.players))
     except IntegrityError:
         return False
     return True
 
 
-def _update(mode: str, user_ids: list[int], places: list[int]) -> None:
+def _update(game: Game, user_ids: list[int], places: list[int]) -> None:
+    mode = game.mode
     # Locked in id order, so two games ending at once never wait on each other in a ring.
     existing = {r.user_id: r for r in Rating.objects.select_for_update()
                 .filter(mode=mode, user_id__in=user_ids).order_by("id")}
@@ -61,20 +62,26 @@ def _update(mode: str, user_ids: list[int], places: list[int]) -> None:
         r = existing.get(uid)
         before.append([MODEL.rating() if r is None else MODEL.rating(mu=r.mu, sigma=r.sigma)])
     after = MODEL.rate(before, ranks=places)
+    changes = []
     for uid, (new,) in zip(user_ids, after):
         r = existing.get(uid)
         if r is None:
-            Rating.objects.create(user_id=uid, mode=mode, mu=new.mu, sigma=new.sigma, games=1)
+            r = Rating.objects.create(user_id=uid, mode=mode, mu=new.mu, sigma=new.sigma, games=1)
         else:
             r.mu, r.sigma, r.games = new.mu, new.sigma, r.games + 1
             r.save(update_fields=["mu", "sigma", "games", "updated_at"])
+        changes.append(RatingChange(user_id=uid, mode=mode, game=game, mu=r.mu, sigma=r.sigma, games=r.games))
+    # The profile's chart draws these; one statement for the whole table.
+    RatingChange.objects.bulk_create(changes)
 
 
 def rebuild() -> int:
     """Every rating again from the finished games in the order they ended (after a change
-    of model, say); the same numbers as recorded one game at a time."""
+    of model, say); the same numbers as recorded one game at a time, and their history
+    (``RatingChange``) with them, also for games rated before the history was kept."""
     with transaction.atomic():
         Rating.objects.all().delete()
+        RatingChange.objects.all().delete()
         RatedGame.objects.all().delete()
         done = 0
         for game_id in (Game.objects.filter(status=Game.Status.FINISHED, mode__in=RATED_GAMES)

@@ -23,9 +23,12 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = get_user_model()
-        fields = ["display_name", "time_zone", "turn_mail"]
-        labels = {"display_name": "Display name", "turn_mail": "Mail when it is your turn"}
-        help_texts = {"display_name": "What other players see. Leave empty to show your username."}
+        fields = ["display_name", "time_zone", "turn_mail", "profile_private"]
+        labels = {"display_name": "Display name", "turn_mail": "Mail when it is your turn",
+                  "profile_private": "Keep my player page private"}
+        help_texts = {"display_name": "What other players see. Leave empty to show your username.",
+                      "profile_private": "Others then see only your name there, not your games, results or "
+                                         "ratings. Your name still shows in your games and in searches."}
         widgets = {"turn_mail": forms.RadioSelect}
 
     def clean_display_name(self):

@@ -44,6 +44,9 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=60, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC")
     turn_mail = models.CharField(max_length=5, choices=TurnMail.choices, default=TurnMail.EACH_TURN)
+    # Others see only the name on the player's profile page (games.players); the player
+    # still appears by name in their games, in searches and in the lobby.
+    profile_private = models.BooleanField(default=False)
     # Set for the site's computer players only (games.computer): the bot level they play at.
     computer_level = models.CharField(max_length=20, blank=True, default="")
     # What the two names read as (accounts.names.name_key), kept by save() so that a name

@@ -91,7 +91,8 @@ class Visit:
 class Cast:
     """Alice, Bob, Carol and an outsider, with something of everything: a game of each
     registered mode in progress and finished (against Bob where it takes two), an
-    invitation waiting for Bob, a tarot wizards table with a session, a journal entry
+    invitation waiting for Bob, Alice following Bob and his open challenge, Carol's private
+    player page, a computer player's, a tarot wizards table with a session, a journal entry
     with a rendered seal and a share link, a turn mail in the development mailbox, an
     address waiting to be confirmed and a password reset link."""
 
@@ -174,6 +175,17 @@ def build_cast(make_user, settings, mail_folder) -> Cast:
     journal.share(entry)
     entry.refresh_from_db()
     cast.objects.update(entry=entry, seal=seal)
+
+    # The players' pages (games.players): Alice follows Bob, who has an open challenge (My
+    # games lists it); Carol keeps her page private; a computer player has a page too.
+    from games.computer import computer_player
+    from games.players.services import follow
+
+    follow(alice, bob)
+    services.start_game(bob, "warring_planets", {}, open_challenge=True, seed=8)
+    carol.profile_private = True
+    carol.save(update_fields=["profile_private"])
+    cast.objects["computer"] = computer_player("greedy")
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     settings.EMAIL_FILE_PATH = str(mail_folder)
@@ -311,6 +323,14 @@ BY_NAME = {
     "daily:results": lambda cast: [("today's Know Thyself deal, finished", _daily(cast), "alice")],
     "daily:share": lambda cast: [("today's Know Thyself deal, finished", _daily(cast), "alice")],
     "daily:play": lambda cast: [("today's Dream Odyssey deal", {"mode": "dream_odyssey"}, "alice")],
+    "players:profile": lambda cast: [
+        ("Alice's own page", {"username": "alice"}, "alice"),
+        ("Bob's page, as Alice", {"username": "bob"}, "alice"),
+        ("Bob's page, not logged in", {"username": "bob"}, None),
+        ("Carol's private page, as the outsider", {"username": "carol"}, "outsider"),
+        ("a computer player's page", {"username": cast.objects["computer"].username}, "alice")],
+    "players:follow": lambda cast: [("following Bob (a POST)", {"username": "bob"}, "alice")],
+    "players:unfollow": lambda cast: [("unfollowing Bob (a POST)", {"username": "bob"}, "alice")],
     "account_confirm_email": lambda cast: [("a newcomer's address", {"key": cast.objects["confirm_key"]}, None)],
     "account_reset_password_from_key": lambda cast: [("Bob's reset link", cast.objects["reset"], None)],
 }

@@ -17,7 +17,7 @@ def _title(mode: str) -> str:
 @register.inclusion_tag("ratings/_player.html")
 def player_ratings(user):
     rows = [(_title(r.mode), r) for r in Rating.objects.filter(user=user).order_by("mode")]
-    return {"rows": rows}
+    return {"rows": rows, "user": user}
 
 
 @register.inclusion_tag("ratings/_tables.html", takes_context=True)
