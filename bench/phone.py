@@ -92,6 +92,7 @@ EACH_FILE = """() => [performance.getEntriesByType("navigation")[0], ...performa
 WATCH_ANSWER = """(played) => {
   if (window.benchWatch) window.benchWatch.disconnect();  // the previous move's
   window.benchClicked = null; window.benchAnswered = null;
+  performance.clearResourceTimings();  // its buffer holds 250 entries, and the fast poll fills it
   document.addEventListener("click", (event) => {
     if (event.target.closest("form.move-form button")) window.benchClicked = performance.now();
   }, {capture: true, once: true});
@@ -224,6 +225,13 @@ def load_times(browser, base: str, path: str, session_key: str | None, repeats: 
             "warm_requests": warm[0]["requests"]}
 
 
+# From the click to the last byte of the move's own answer (the POST's XHR).
+MOVE_ANSWER_RECEIVED = """() => {
+  const posts = performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/move/")
+    && r.startTime >= window.benchClicked);
+  return posts.length ? posts[posts.length - 1].responseEnd - window.benchClicked : null;
+}"""
+
 # A move's button, found by the move its form sends; clicked by the page's own script (a
 # real click event, which htmx turns into the form's post), so that no waiting of the
 # driver's for the button to hold still comes between the click and its timing.
@@ -255,11 +263,13 @@ def click_move(page, game, move: dict) -> None:
 
 
 def answer_times(browser, base: str, games: dict, samples: int,
-                 throttled: bool) -> tuple[list[float], list[str], list[float]]:
+                 throttled: bool) -> tuple[list[float], list[str], list[float], list[float]]:
     """Milliseconds from the click on a move that hands the turn to the computer to its
     answer on the page, ``samples`` times, in games against the computer; the pages
     where a move loaded the page anew instead (none, while htmx works); and the
-    milliseconds from the player's move committed to the computer's (the worker's part)."""
+    milliseconds from the player's move committed to the computer's (the worker's part);
+    and from the click to the end of the move's own answer (the network's and server's
+    part; the rest is the page's, or a poll's)."""
     from games.models import Game, Move
 
     alice, level = games["alice"], games["level"]
@@ -267,6 +277,7 @@ def answer_times(browser, base: str, games: dict, samples: int,
     timed: list[float] = []
     untimed: list[str] = []
     thinks: list[float] = []
+    received: list[float | None] = []
     context, page = new_page(browser, base, games["alice_session"], throttled)
     if os.environ.get("BENCH_DEBUG"):  # every request the page makes, with when
         page.on("request", lambda r: print(f"{time.monotonic():.2f} {r.method} {r.url}", file=sys.stderr))
@@ -293,6 +304,7 @@ def answer_times(browser, base: str, games: dict, samples: int,
                                        timeout=60_000)
                 took = page.evaluate("typeof window.benchAnswered === 'number' && typeof window.benchClicked === "
                                      "'number' ? window.benchAnswered - window.benchClicked : null")
+                received.append(page.evaluate(MOVE_ANSWER_RECEIVED))
                 if took is None:
                     untimed.append(page.url)
                 else:
@@ -302,11 +314,14 @@ def answer_times(browser, base: str, games: dict, samples: int,
                                 .values_list("number", "created_at"))
                     if len(made) == 2:
                         thinks.append((made[game.version + 2] - made[game.version + 1]).total_seconds() * 1000)
+                    if os.environ.get("BENCH_DEBUG"):  # each answer: shown, its move's answer received, computer
+                        print(f"answer {took:.0f} ms, received {received[-1] or 0:.0f} ms, computer "
+                              f"{thinks[-1] if len(made) == 2 else 0:.0f} ms", file=sys.stderr)
             else:  # a move that leaves the turn with the player (or ends the game): on the page
                 page.locator(f'#log .log-list li[value="{game.version + 1}"]').wait_for()
     finally:
         context.close()
-    return timed, untimed, thinks
+    return timed, untimed, thinks, [r for r in received if r is not None]
 
 
 def p95(values: list[float]) -> float:
@@ -422,18 +437,21 @@ def main():
                         server.wait(timeout=30)
                         server = start_server({} if waits else {"COMPUTER_ANSWER_WAIT_MS": "0"})
                         server_waits = waits
-                    times, untimed, thinks = answer_times(browser, base, games, args.answers, throttled)
+                    times, untimed, thinks, received = answer_times(browser, base, games, args.answers, throttled)
                     key = ("answer_throttled" if throttled else "answer") + ("" if waits else "_before")
                     figures.update({f"{key}_p50_ms": statistics.median(times), f"{key}_p95_ms": p95(times),
                                     f"{key}_max_ms": max(times), f"{key}_samples": len(times),
                                     f"{key}_reloads": len(untimed),
                                     f"{key}_computer_p50_ms": statistics.median(thinks),
-                                    f"{key}_computer_p95_ms": p95(thinks)})
+                                    f"{key}_computer_p95_ms": p95(thinks),
+                                    f"{key}_move_received_p50_ms": statistics.median(received),
+                                    f"{key}_move_received_p95_ms": p95(received)})
                     say(args, f"computer's answer on the page, {'throttled' if throttled else 'unthrottled'}"
                               f"{'' if waits else ' (before: no wait for it)'}: "
                               f"p50 {statistics.median(times):.0f} ms, p95 {p95(times):.0f} ms, "
                               f"max {max(times):.0f} ms; its move committed p50 {statistics.median(thinks):.0f} ms, "
-                              f"p95 {p95(thinks):.0f} ms after the player's ({len(times)} moves"
+                              f"p95 {p95(thinks):.0f} ms after the player's; the move's answer received p50 "
+                              f"{statistics.median(received):.0f} ms, p95 {p95(received):.0f} ms ({len(times)} moves"
                               + (f"; {len(untimed)} loaded the page anew: {untimed})" if untimed else ")"))
             finally:
                 browser.close()
