@@ -28,12 +28,13 @@ protocol's throttling of a slow phone (``Emulation.setCPUThrottlingRate`` 4, and
   (the issue's figure: the answer is made 0.2-0.3 s after the move, and showed 3.0 s
   after it) and once with it; with, for each, when the worker committed the computer's
   move (after the player's), when the move's own answer arrived (after the click), and
-  how many of the computer's moves came in that answer.  Target: p95 under 1 s.  First
-  as the site answered before (``COMPUTER_ANSWER_WAIT_MS=0``: the move's answer at once,
-  and the page's fast poll finds the computer's move, two round trips with the
-  throttling's 400 ms of latency), then as it answers now (the move's answer waits for a
-  quick computer's move and brings it: one round trip), the server started again
-  between them (``--no-before`` skips the first; ``--answers-only`` times nothing else).
+  how many of the computer's moves came in that answer.  Target: p95 under 1 s.  Both
+  as the site answered before (a second server with ``COMPUTER_ANSWER_WAIT_MS=0``: the
+  move's answer at once, and the page's fast poll finds the computer's move, two round
+  trips with the throttling's 400 ms of latency) and as it answers now (the move's
+  answer waits for a quick computer's move and brings it: one round trip), five moves
+  on one then five on the other, so both meet the same load (``--no-before`` skips the
+  first; ``--answers-only`` times nothing else).
 - what the count every page polls for costs (``/games/waiting/``, asked every 5 s by every
   open page) against the constant answer (``/bench/bare``): p50 and p95 over 300 requests
   sent one after the other, and the server's CPU per request.
@@ -342,6 +343,10 @@ def answer_times(browser, base: str, games: dict, samples: int,
     return timed, untimed, thinks, [r for r in received if r is not None], sum(in_answer)
 
 
+# Moves timed against one server before the bench turns to the other (before/after).
+ANSWERS_IN_TURN = 5
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, int(round(len(ordered) * 0.95)) - 1)]
@@ -405,17 +410,21 @@ def main():
         games = make_games(args.level)
         logs = open(work / "processes.log", "wb")
 
-        def start_server(extra_env: dict):
+        def start_server(port: int, extra_env: dict):
             server = subprocess.Popen(
-                [py, "-m", "gunicorn", "sefirot_site.wsgi", "--bind", f"127.0.0.1:{args.port}", "--workers", "1",
+                [py, "-m", "gunicorn", "sefirot_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1",
                  "--worker-class", "sync", "--log-level", "warning", "--no-control-socket",
                  "--env", "DJANGO_SETTINGS_MODULE=bench.web_settings"], cwd=ROOT, env={**env, **extra_env},
                 stdout=logs, stderr=logs)
             processes.append(server)
-            wait_for_server(args.port, server)
+            wait_for_server(port, server)
             return server
 
-        server, server_waits = start_server({}), True
+        server = start_server(args.port, {})
+        # The site as it answered before its moves waited for a quick computer's (the
+        # page's fast poll finds the computer's move), beside it on the next port.
+        if not args.no_before:
+            start_server(args.port + 1, {"COMPUTER_ANSWER_WAIT_MS": "0"})
         processes.append(subprocess.Popen(
             [py, "-m", "celery", "-A", "sefirot_site", "worker", "--loglevel", "WARNING", "--concurrency", "1",
              "--queues", env["CELERY_QUEUE"], "--hostname", f"phone-bench-{secrets.token_hex(3)}@%h"],
@@ -444,38 +453,36 @@ def main():
                         figures[f"{name}_vs_login"] = ratio
                     say(args, f"{name:<16} {loaded['ms']:>8.0f} {loaded['requests']:>9} {loaded['kb']:>7.1f} "
                               f"{loaded['warm_ms']:>8.0f} {loaded['warm_requests']:>9}  {ratio:.2f}x")
-                # First as the site answered before its moves waited for a quick computer's
-                # (COMPUTER_ANSWER_WAIT_MS=0: the page's fast poll finds the computer's move),
-                # then as it answers now: both on the same machine, in the same minutes.
                 # A worker just started takes seconds over its first task (imports, connections):
                 # a few moves untimed first.
                 answer_times(browser, base, games, 3, throttled=False)
-                for waits, throttled in ((False, False), (False, True), (True, False), (True, True)):
-                    if not waits and args.no_before:
-                        continue
-                    if waits != server_waits:
-                        server.terminate()
-                        server.wait(timeout=30)
-                        server = start_server({} if waits else {"COMPUTER_ANSWER_WAIT_MS": "0"})
-                        server_waits = waits
-                    times, untimed, thinks, received, in_answer = answer_times(browser, base, games, args.answers, throttled)
-                    key = ("answer_throttled" if throttled else "answer") + ("" if waits else "_before")
-                    figures.update({f"{key}_p50_ms": statistics.median(times), f"{key}_p95_ms": p95(times),
-                                    f"{key}_max_ms": max(times), f"{key}_samples": len(times),
-                                    f"{key}_reloads": len(untimed),
-                                    f"{key}_computer_p50_ms": statistics.median(thinks),
-                                    f"{key}_computer_p95_ms": p95(thinks),
-                                    f"{key}_move_received_p50_ms": statistics.median(received),
-                                    f"{key}_move_received_p95_ms": p95(received),
-                                    f"{key}_in_the_moves_answer": in_answer})
-                    say(args, f"computer's answer on the page, {'throttled' if throttled else 'unthrottled'}"
-                              f"{'' if waits else ' (before: no wait for it)'}: "
-                              f"p50 {statistics.median(times):.0f} ms, p95 {p95(times):.0f} ms, "
-                              f"max {max(times):.0f} ms; its move committed p50 {statistics.median(thinks):.0f} ms, "
-                              f"p95 {p95(thinks):.0f} ms after the player's; the move's answer received p50 "
-                              f"{statistics.median(received):.0f} ms, p95 {p95(received):.0f} ms; {in_answer} of "
-                              f"{len(times)} in the move's own answer ({len(times)} moves"
-                              + (f"; {len(untimed)} loaded the page anew: {untimed})" if untimed else ")"))
+                # Before and after in turns, a few moves each, so that both meet the same load
+                # of a shared machine, which swings from minute to minute.
+                bases = {True: base} if args.no_before else {False: f"http://127.0.0.1:{args.port + 1}", True: base}
+                for throttled in (False, True):
+                    found = {waits: ([], [], [], [], 0) for waits in bases}
+                    while any(len(found[waits][0]) < args.answers for waits in bases):
+                        for waits, at in bases.items():
+                            more = answer_times(browser, at, games, min(ANSWERS_IN_TURN, args.answers), throttled)
+                            found[waits] = tuple(old + new for old, new in zip(found[waits], more))
+                    for waits, (times, untimed, thinks, received, in_answer) in found.items():
+                        key = ("answer_throttled" if throttled else "answer") + ("" if waits else "_before")
+                        figures.update({f"{key}_p50_ms": statistics.median(times), f"{key}_p95_ms": p95(times),
+                                        f"{key}_max_ms": max(times), f"{key}_samples": len(times),
+                                        f"{key}_reloads": len(untimed),
+                                        f"{key}_computer_p50_ms": statistics.median(thinks),
+                                        f"{key}_computer_p95_ms": p95(thinks),
+                                        f"{key}_move_received_p50_ms": statistics.median(received),
+                                        f"{key}_move_received_p95_ms": p95(received),
+                                        f"{key}_in_the_moves_answer": in_answer})
+                        say(args, f"computer's answer on the page, {'throttled' if throttled else 'unthrottled'}"
+                                  f"{'' if waits else ' (before: no wait for it)'}: "
+                                  f"p50 {statistics.median(times):.0f} ms, p95 {p95(times):.0f} ms, "
+                                  f"max {max(times):.0f} ms; its move committed p50 {statistics.median(thinks):.0f} "
+                                  f"ms, p95 {p95(thinks):.0f} ms after the player's; the move's answer received p50 "
+                                  f"{statistics.median(received):.0f} ms, p95 {p95(received):.0f} ms; {in_answer} of "
+                                  f"{len(times)} in the move's own answer"
+                                  + (f"; {len(untimed)} loaded the page anew: {untimed}" if untimed else ""))
             finally:
                 browser.close()
         cost = poll_cost(args.port, server.pid, games["alice_session"])
