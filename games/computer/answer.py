@@ -32,17 +32,17 @@ from games.models import Game, Seat
 QUICK_LEVELS = frozenset({"greedy", "random"})
 
 # How long a move's answer waits at most for the computer's: settings.COMPUTER_ANSWER_WAIT_MS,
-# 800 ms by default (0 turns the wait off).  A web worker is a sync gunicorn process (two by
-# default, settings.WEB_WORKERS) that serves nobody else while it waits, so the bound is
-# small.  It is above the quick computer's answer: its move is committed p50 0.1-0.3 s, p95
-# 0.2-0.4 s after the player's (bench/phone.py, on two cores at a load average of 20 to
-# 30; the bot's own choice is 5 ms of CPU, the rest is the worker's queue, connections and
-# writes), and it is no longer than what a miss then costs: the move's answer, later by
-# the bound, and the fast poll's round trip that finds the computer's move (0.4 s of
-# latency plus 0.25 s on the slow network).  A miss is rare unless the machine is starved
-# (1 in 5 throttled there, where the worker's p95 reached 1 s).  A person moves at most
-# every second or two, so one player holds a worker for a small part of its time; on a
-# site with few workers and many players at quick computers, lower it (or 0).
+# 1000 ms by default (0 turns the wait off).  A web worker is a sync gunicorn process (two
+# by default, settings.WEB_WORKERS) that serves nobody else while it waits, so the bound is
+# small, but above the quick computer's answer: its move is committed p50 0.15-0.3 s, p95
+# 0.3-0.8 s after the player's (bench/phone.py, two cores at a load average of 20 to 30;
+# the bot's own choice is 5 ms of CPU, the rest is the worker's queue, its outbox row and
+# the move's writes, and waiting for a CPU).  At 800 ms, 1 to 3 moves in 30 were missed
+# there, and a miss costs more than the wait it saves: the move's answer comes later by
+# the bound, then the fast poll's round trip finds the computer's move (2.4 to 3.4 s on
+# the slow network, against 1 s for a move answered with it).  A person moves every few
+# seconds at the quickest, so one player holds a worker for a small part of its time; a
+# site with few workers and many players at quick computers can lower it (or set 0).
 # A read of one row by its key: a fraction of a millisecond.  Every 20 ms, the wait
 # costs at most 40 such reads, and adds at most 20 ms to the answer.
 CHECK_EVERY = 0.02
