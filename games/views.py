@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import listing, services
 from games.access import NO_SEAT, get_game_for, login_unless_watchable, seat_in
 from games.clocks import deadlines
+from games.computer.answer import wait_for_answer, waits_for_a_computer
 from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
@@ -345,14 +346,19 @@ def move(request, game_id):
             status, message = 400, "That move is not possible here."
         else:
             game = record.game
+            # A quick computer answers within a second: the answer (or the page the
+            # redirect opens) comes with its move, a round trip sooner (games.computer.answer).
+            if waits_for_a_computer(game) and wait_for_answer(game):
+                game = None  # loaded again below, as the computer left it
             if not request.htmx:
-                return redirect(game)
-            seat = seat_in(game, request.user)
-            # Only a seat asked to act can move, so while it is still asked (a solo game,
-            # a turn of several moves) this game counts as it did among those waiting for
-            # the player, and the count the page shows stands (its polling brings changes
-            # made elsewhere): no query for it.
-            count_turns = not (game.status == Game.Status.ACTIVE and seat.index in game.to_act)
+                return redirect(record.game)
+            if game is not None:
+                # Only a seat asked to act can move, so while it is still asked (a solo
+                # game, a turn of several moves) this game counts as it did among those
+                # waiting for the player, and the count the page shows stands (its polling
+                # brings changes made elsewhere): no query for it.
+                seat = seat_in(game, request.user)
+                count_turns = not (game.status == Game.Status.ACTIVE and seat.index in game.to_act)
     if game is None:
         game, seat = get_game_for(request, game_id)
     context = game_context(request, game, seat, message=message, confirm=confirm)

@@ -315,6 +315,9 @@ CELERY_TASK_ROUTES = {"journal.tasks.render_seal_task": {"queue": SEAL_QUEUE},
 # manage.py runsite: web server processes and Celery worker processes.
 WEB_WORKERS = env_int("WEB_WORKERS", 2, minimum=1, maximum=64)
 WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, minimum=1, maximum=64)
+# How long a move's answer waits at most for a quick computer player's move, so both come
+# in one answer (games.computer.answer says why this bound); 0 answers at once.
+COMPUTER_ANSWER_WAIT_MS = env_int("COMPUTER_ANSWER_WAIT_MS", 1000, minimum=0, maximum=2000)
 # Each worker writes a heartbeat this often; /healthz calls a worker alive while its last
 # one is at most three periods old (it reads a row: no ping waits on a worker).
 WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 10, minimum=1, maximum=300)

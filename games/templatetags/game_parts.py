@@ -101,7 +101,9 @@ def log_events_html(context):
 
 # How often, and for how long at most (seconds; then every 3 s), a game page asks whether
 # a computer player has moved (games.views.game_context): its answer is made 0.2-0.3 s
-# after the move; bench/phone.py times from the click to the answer on the page.
+# after the move; bench/phone.py times from the click to the answer on the page.  A quick
+# computer's move mostly comes in the move's own answer (games.computer.answer); the
+# fast poll finds it when that stopped waiting first, or for the slower levels.
 POLL_FAST, POLL_FAST_FOR = "250ms", 15
 
 
