@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from games import services
 
+from .conftest import reload
 from .test_browser import logged_in_page
 from .test_keyboard_play import tab_to
 
@@ -109,5 +110,34 @@ def test_the_picked_card_keeps_the_focus_when_answers_land_together_on_a_slow_cp
             expect(card).to_be_attached(timeout=15_000)
             page.wait_for_function("() => !document.querySelector('.htmx-settling')", timeout=15_000)
             expect(card).to_be_focused()
+    finally:
+        context.close()
+
+
+def test_a_played_moves_button_hands_the_focus_to_its_region_not_to_another_control(browser, live_server, alice):
+    """The button of a move just played is gone from the redrawn hand, and no control is
+    its equal: the focus goes to the region it was in, not to the region's first control,
+    so an Enter pressed twice plays one move, not two (Enter on a heading or a region does
+    nothing)."""
+    game = services.start_game(alice, "know_thyself", {"variant": "standard"}, seed=12)
+    context, page = logged_in_page(browser, live_server, alice)
+    try:
+        page.goto(f"/games/{game.pk}/")
+        pick = page.locator("#hand a.pick").first
+        tab_to(page, pick)
+        page.keyboard.press("Space")
+        button = page.locator("#hand .choices form.move-form button").first
+        expect(button).to_be_visible(timeout=15_000)
+        tab_to(page, button)
+        page.keyboard.press("Enter")
+        expect(page.locator("#log .log-list li")).to_have_count(1, timeout=15_000)
+        page.wait_for_function("() => document.activeElement !== document.body", timeout=15_000)
+        where = page.evaluate("""() => {
+          const element = document.activeElement;
+          return { inHand: element.closest('#hand') !== null, tag: element.tagName,
+                   control: element.matches('a[href], button, input, select, textarea') };
+        }""")
+        assert where["inHand"] and not where["control"], where
+        assert reload(game).version == 1
     finally:
         context.close()
