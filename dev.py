@@ -85,20 +85,29 @@ def ensure_installed(extras: set[str]) -> None:
     STAMP.write_text(json.dumps(wanted))
 
 
+# What the browser tests need of Debian's packages: the browser, and a D-Bus daemon for the
+# desktop notification centre that shows its notifications (tests/support/notification_center.py).
+BROWSER_PACKAGES = {"chromium": CHROMIUM, "dbus-daemon": Path("/usr/bin/dbus-daemon")}
+
+
 def ensure_chromium() -> None:
-    if CHROMIUM.exists():
+    missing = [name for name, path in BROWSER_PACKAGES.items() if not path.exists()]
+    if not missing:
         return
     if os.geteuid() == 0 and shutil.which("apt-get"):
-        say("Chromium is missing; installing Debian's chromium package")
+        say(f"{', '.join(missing)} missing; installing Debian's package{'s' if len(missing) > 1 else ''}")
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         run(["apt-get", "update"], env=env, stdin=subprocess.DEVNULL)
-        run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], env=env, stdin=subprocess.DEVNULL)
+        run(["apt-get", "install", "-y", "--no-install-recommends", *missing], env=env, stdin=subprocess.DEVNULL)
     if not CHROMIUM.exists():
         fail(
             f"{CHROMIUM} is missing and the browser tests need it. Install Debian's chromium "
             "(sudo apt-get install chromium), or run this command as root to have it installed. "
             "The browser tests are never skipped.",
         )
+    if not BROWSER_PACKAGES["dbus-daemon"].exists():
+        fail("/usr/bin/dbus-daemon is missing and the notification tests need it. Install Debian's dbus-daemon "
+             "(sudo apt-get install dbus-daemon), or run this command as root to have it installed.")
 
 
 def parallel_unless_chosen(args: list[str]) -> list[str]:

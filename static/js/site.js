@@ -107,53 +107,96 @@ if (window.htmx && window.matchMedia && window.matchMedia("(prefers-reduced-moti
 // Focus across htmx swaps (WCAG 2.4.3): an answer that redraws the control a keyboard
 // user was on (a card they picked, a region polled afresh) would drop their focus to the
 // page's start.  The control is found again in the new markup (by its id, the card it
-// picks, or its form's move), else focus goes to the first control of the nearest region
-// that is still there, else to the main content.  What the new regions say (a refusal, a
-// notice) is read out by the page's live region, #messages.
+// picks, its form's move or button, its key or its address), else the focus goes to the
+// region it was in (the region's own heading, or the region itself: not its first
+// control, which a second Enter pressed at once would set off), else to the main content.
+// What the new regions say (a refusal, a notice) is read out by the page's live region,
+// #messages.
+//
+// The page has several requests on the way at once (its poll, the navigation's count, a
+// pick or a move) and htmx draws an answer in two steps, the swap and, a timer later, the
+// settle.  So the control is remembered as the focus reaches it (and again as each answer
+// comes), never forgotten because some answer found the focus already dropped, and it is
+// put back right after the swap that removed it, before any other answer, key or check
+// can find the focus on <body>; the settle and the request's end only look again.  (It
+// was once remembered by each answer and put back at the settle: an answer landing
+// between a swap and its settle, such as the count's every five seconds on a loaded
+// machine, found the focus on <body> and wiped what was to be put back.)
 (function () {
-  let was = null;
+  let held = null;
+  const inPage = (element) => element && element !== document.body && element !== document.documentElement &&
+    element.isConnected;
   const describe = (element) => {
-    if (!element || element === document.body || element === document.documentElement) return null;
     const card = element.matches("a.pick") && element.querySelector("[data-card]");
     const form = element.form || element.closest("form");
     const move = form && form.querySelector("input[name=move]");
     const regions = [];
     for (let node = element.parentElement; node; node = node.parentElement) if (node.id) regions.push(node.id);
     return { element, id: element.id, card: card && card.dataset.card, move: move && move.value,
-             action: form && form.getAttribute("action"), name: element.name, value: element.value, regions };
+             action: form && form.getAttribute("action"), name: element.name, value: element.value,
+             key: element.dataset.key, href: !card && element.matches("a[href]") && element.getAttribute("href"), regions };
   };
-  const focusable = "a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])";
-  const findAgain = (old) => {
-    if (old.id) { const same = document.getElementById(old.id); if (same) return same; }
+  const hold = () => { if (inPage(document.activeElement)) held = describe(document.activeElement); };
+  // The candidates, nearest first: the same control, then the region it was in.
+  function* again(old) {
+    const within = old.regions.map((id) => document.getElementById(id)).filter(Boolean);
+    const first = (selector, test) => {
+      for (const scope of [...within, document]) {
+        for (const element of scope.querySelectorAll(selector)) if (!test || test(element)) return element;
+      }
+      return null;
+    };
+    if (old.id) yield document.getElementById(old.id);
     if (old.card) {
-      const card = document.querySelector(`a.pick [data-card="${CSS.escape(old.card)}"]`);
-      if (card) return card.closest("a.pick");
+      const card = first(`a.pick [data-card="${CSS.escape(old.card)}"]`);
+      yield card && card.closest("a.pick");
     }
     if (old.move) {
-      for (const input of document.querySelectorAll("input[name=move]")) {
-        if (input.value === old.move) return input.form.querySelector("button");
-      }
+      const input = first("input[name=move]", (input) => input.value === old.move);
+      yield input && input.form.querySelector("button");
     }
     if (old.action && old.name) {
-      for (const button of document.querySelectorAll(`form[action="${CSS.escape(old.action)}"] [name="${CSS.escape(old.name)}"]`)) {
-        if (button.value === old.value) return button;
-      }
+      yield first(`form[action="${CSS.escape(old.action)}"] [name="${CSS.escape(old.name)}"]`,
+                  (button) => button.value === old.value);
     }
-    for (const id of old.regions) {
-      const control = document.getElementById(id) && document.getElementById(id).querySelector(focusable);
-      if (control) return control;
+    if (old.key) yield first(`[data-key="${CSS.escape(old.key)}"]`);
+    if (old.href) yield first(`a[href="${CSS.escape(old.href)}"]`);
+    for (const region of within) {
+      yield region.querySelector(":scope > h1, :scope > h2, :scope > h3");
+      yield region;
     }
-    return null;
+    yield document.getElementById("main");
+  }
+  const focusOn = (element) => {
+    if (!element || !element.isConnected || element.closest("[hidden], [inert]")) return false;
+    // A heading or a region takes the focus only by script, and is left out of the Tab order.
+    if (!element.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
+      element.setAttribute("tabindex", "-1");
+    }
+    element.focus({ preventScroll: true });  // it is where the old one was, or around it
+    return document.activeElement === element;
   };
-  document.addEventListener("htmx:beforeSwap", () => { was = describe(document.activeElement); });
-  document.addEventListener("htmx:afterSettle", () => {
-    const old = was;
-    was = null;
-    if (!old || (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected)) return;
-    if (old.element.isConnected) return;
-    const next = findAgain(old) || document.getElementById("main");
-    if (next) next.focus();
+  const keep = () => {
+    const old = held;
+    if (!old || inPage(document.activeElement) || old.element.isConnected) return;
+    for (const next of again(old)) {
+      if (focusOn(next)) { held = describe(next); return; }
+    }
+  };
+  document.addEventListener("focusin", hold);
+  document.addEventListener("htmx:beforeSwap", hold);
+  document.addEventListener("htmx:oobBeforeSwap", hold);
+  // Who moves the focus off a control on purpose (a click on the page's background) is
+  // left there: only a control gone from the page is replaced.
+  document.addEventListener("focusout", (event) => {
+    const left = event.target;
+    setTimeout(() => {
+      if (held && held.element === left && left.isConnected && !inPage(document.activeElement)) held = null;
+    });
   });
+  document.addEventListener("htmx:afterSwap", keep);
+  document.addEventListener("htmx:afterSettle", keep);
+  document.addEventListener("htmx:afterRequest", keep);
   // A region's message (a refused move, a notice) said again in the live region, so a
   // screen reader reads it whatever region it came in.
   const sayAgain = (event) => {
