@@ -346,7 +346,9 @@ def _games_for(alice, bob, count: int) -> None:
 def test_my_games_and_the_lobby_ask_the_same_few_queries_for_10_or_200_games(
         count, alice, bob, alice_client, django_assert_max_num_queries):
     _games_for(alice, bob, count)
-    with django_assert_max_num_queries(10):
+    # The session and its user; the finished games, and those in play with their seats; the
+    # games of computer players watched; the players followed; the vacation; the turns' count.
+    with django_assert_max_num_queries(12):
         page = alice_client.get(reverse("games:list"))
     assert page.status_code == 200 and page.content.decode().count('class="game-row"') >= min(count, 100)
     assert "Bob invites you" in page.content.decode()

@@ -47,7 +47,9 @@ def test_each_player_of_a_finished_game_is_led_to_their_own_journal_entry(
     assert alice_client.get(entry_url(alices)).status_code == 200
     assert bob_client.get(entry_url(alices)).status_code == 404
     assert outsider_client.get(entry_url(alices)).status_code == 404
-    assert outsider_client.get(game_url("game", finished_war)).status_code == 404
+    # The outsider may watch the game (a public one), and finds no one's journal entry there.
+    spectators_page = page_of(outsider_client, finished_war)
+    assert entry_url(alices) not in spectators_page and entry_url(bobs) not in spectators_page
 
 
 @pytest.mark.django_db

@@ -26,6 +26,12 @@ os.environ["CACHE_KEY_PREFIX"] = f"test-{RUN_ID}"
 # themselves where they test them.
 os.environ["DEBUG"] = "on"
 os.environ.pop("EMAIL_BACKEND", None)
+# A finished solo game asks the worker to search its deal (games.solutions). At the site's
+# budget, up to 30 CPU seconds, the one worker of a test (a solo pool) would spend that long
+# on it ahead of the mail, seals and computer moves the test waits for; a small budget
+# settles or gives up in about a second. The solver's own specs set the budgets they need.
+os.environ.setdefault("SOLVER_MAX_NODES", "20000")
+os.environ.setdefault("SOLVER_MAX_SECONDS", "3")
 # Playwright's sync API runs an asyncio loop in the test thread; Django's guard would
 # otherwise refuse ORM calls from tests that drive a browser. The usual setting with
 # pytest-django + Playwright.
