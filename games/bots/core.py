@@ -40,12 +40,17 @@ from . import scoring
 
 LEVELS = ("random", "greedy", "ismcts", "ismcts_deep")
 BUDGETS = {"ismcts": 150, "ismcts_deep": 400}  # iterations per move
+# Games whose moves cost little to try get more of the 2 s a move (GAME_BUDGETS[slug][level]).
+GAME_BUDGETS: dict[str, dict[str, int]] = {}
 GREEDY_SAMPLES = 4  # determinizations the greedy level averages over
 PLAYOUT_DEPTH = 2  # random moves after the tree before the state is scored (tuned on Warring Planets: deeper random playouts add noise)
 # Games whose playouts should look further (measured with bench/bots.py: in Lovers' Discourse,
 # since its scorer sees raised Minors with no place, 4 random moves resolve more Majors than
 # 12, 8.4 against 7.7 a game over 20 games, at under half the time).
 PLAYOUT_DEPTHS: dict[str, int] = {"lovers_discourse": 4}
+# Games whose playouts follow the greedy policy instead of random moves (its one-move
+# look-ahead with the game's scoring), where that measured stronger.
+PLAYOUT_POLICIES: dict[str, str] = {}
 EXPLORATION = 0.7
 BIAS_WEIGHT = 1.0
 PRIOR_VISITS = 8
@@ -79,8 +84,15 @@ def choose_move(rules, view: dict, moves: list[dict], seat: int, level: str = "g
     return decide(rules, view, moves, seat, level, seed)[0]
 
 
-def decide(rules, view: dict, moves: list[dict], seat: int, level: str, seed: int):
-    """``(move, stats)``: stats maps each considered move's key to (value, visits)."""
+def budget(rules, level: str) -> int:
+    """ISMCTS iterations a move for ``level`` in this game."""
+    return GAME_BUDGETS.get(rules.slug, {}).get(level, BUDGETS[level])
+
+
+def decide(rules, view: dict, moves: list[dict], seat: int, level: str, seed: int,
+           iterations: int | None = None):
+    """``(move, stats)``: stats maps each considered move's key to (value, visits).
+    ``iterations`` replaces the level's budget (the advice and the tests set their own)."""
     if level not in LEVELS:
         raise ValueError(f"Unknown bot level {level!r}; choose from {', '.join(LEVELS)}")
     options = playable(moves)
@@ -90,11 +102,35 @@ def decide(rules, view: dict, moves: list[dict], seat: int, level: str, seed: in
     if len(options) == 1 or level == "random":
         return rng.choice(options), {}
     try:
+        options = safe_options(rules, view, options, seat, rng)
+        if len(options) == 1:
+            return options[0], {}
         if level == "greedy":
             return greedy(rules, view, options, seat, rng)
-        return ismcts(rules, view, options, seat, rng, BUDGETS[level])
+        return ismcts(rules, view, options, seat, rng,
+                      iterations if iterations is not None else budget(rules, level))
     except NotImplementedError:  # no determinizer for this game yet
         return rng.choice(options), {}
+
+
+def safe_options(rules, view: dict, options: list[dict], seat: int, rng: random.Random) -> list[dict]:
+    """The moves that add nothing to what the board reports as lost (``scoring.doom_for``: a
+    ritual locked for ever in Hermit's Arcana), unless every move does; then the ones that
+    add least.  A rule of thumb the search need not rediscover: such a move can look
+    harmless a few moves deep and costs the game at the end."""
+    doom = scoring.doom_for(rules)
+    if doom is None:
+        return options
+    world = rules.determinize(view, seat, rng)
+    before = doom(rules, world, seat)
+    added = []
+    for move in options:
+        try:
+            added.append(doom(rules, rules.apply(world, seat, move), seat) - before)
+        except IllegalMove:
+            added.append(math.inf)
+    least = min(added)
+    return [m for m, a in zip(options, added) if a <= max(least, 0)]
 
 
 # --- greedy ----------------------------------------------------------------------------------
@@ -121,12 +157,17 @@ def greedy(rules, view: dict, options: list[dict], seat: int, rng: random.Random
 
 
 def greedy_move(rules, state: dict, seat: int, rng: random.Random) -> dict:
-    """The greedy choice on a known (determinized) state: the playouts' smarter policy."""
+    """The greedy choice on a known (determinized) state: the playouts' smarter policy, with
+    the rule of thumb of ``safe_options`` (nothing more reported lost if a move avoids it)."""
     options = playable(rules.legal_moves(state, seat))
-    best, best_value = options[0], -math.inf
+    doom = scoring.doom_for(rules)
+    before = doom(rules, state, seat) if doom is not None else 0
+    best, best_value = options[0], (math.inf, -math.inf)
     for move in options:
-        v = scoring.score(rules, rules.apply(state, seat, move), seat) + rng.random() * 1e-6
-        if v > best_value:
+        after = rules.apply(state, seat, move)
+        added = max(doom(rules, after, seat) - before, 0) if doom is not None else 0
+        v = (added, -(scoring.score(rules, after, seat) + rng.random() * 1e-6))
+        if v < best_value:
             best, best_value = move, v
     return best
 
@@ -217,11 +258,14 @@ def _reward(score: float) -> float:
 def playout(rules, state: dict, rng: random.Random, depth: int | None = None) -> dict:
     if depth is None:
         depth = PLAYOUT_DEPTHS.get(rules.slug, PLAYOUT_DEPTH)
+    greedy_playout = PLAYOUT_POLICIES.get(rules.slug) == "greedy"
     for _ in range(depth):
         actors = rules.to_act(state)
         if not actors:
             break
         actor = actors[0]
-        moves = playable(rules.legal_moves(state, actor))
-        state = rules.apply(state, actor, rng.choice(moves))
+        if greedy_playout:
+            state = rules.apply(state, actor, greedy_move(rules, state, actor, rng))
+        else:
+            state = rules.apply(state, actor, rng.choice(playable(rules.legal_moves(state, actor))))
     return state
