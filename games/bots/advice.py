@@ -137,29 +137,54 @@ def mark(row: dict) -> str | None:
 
 
 def summary(rows: list[dict]) -> dict:
-    """How many moves differ from the advice, and how many of each mark."""
+    """How many moves differ from the advice, how many were not reviewed in time, and how
+    many of each mark."""
     counts = {name: 0 for name, _ in MARKS}
     for row in rows:
         if row.get("mark"):
             counts[row["mark"]] += 1
-    return {"moves": len(rows), "differs": sum(1 for r in rows if r.get("differs")), **counts}
+    return {"moves": len(rows), "differs": sum(1 for r in rows if r.get("differs")),
+            "unreviewed": sum(1 for r in rows if r.get("differs") is None), **counts}
 
 
 def review(rules, seed: int, players: int, options: dict | None, record: list, seat: int = 0,
            bot_seed: int = 0, playouts: int = PLAYOUTS, deck: list[str] | None = None,
-           deadline: float | None = None, iterations: int | None = None) -> list[dict]:
+           deadline: float | None = None, iterations: int | None = None,
+           advice_deadline: float | None = None) -> list[dict]:
     """For each of ``seat``'s moves in ``record`` (the game's ``(seat, move)`` log): ``{"n",
     "move", "words", "bot_move", "bot_words", "differs", "win_before", "win_after",
     "margin_before", "margin_after", "mark"}``; the advice at move ``n`` is the hint's
     (``advice_seed(bot_seed, n)``, the same ``iterations``); win chances are shares in [0, 1]
-    with the half-width of their 95 % interval (None where a game has no determinizer, or
-    once ``deadline``, a ``time.time()``, has passed: a long game's review stays bounded).
+    with the half-width of their 95 % interval.  A long game's review stays bounded: the
+    advice is asked first, move after move, until ``advice_deadline`` (a ``time.time()``;
+    the moves after it get ``bot_move`` and ``differs`` None, "not reviewed"), then the
+    chances until ``deadline`` (None after it, and where a game has no determinizer).
     A position's chance is estimated once: a move's "after" is the next one's "before"
     when nobody else moved between."""
     import time
 
     state = rules.new_game(seed, players, options, deck)
-    rows = []
+    rows, views = [], []
+    for n, (who, move) in enumerate(record):
+        if who == seat:
+            view = rules.view(state, seat)
+            moves = rules.legal_moves(state, seat)
+            bot = bot_words = differs = None
+            if advice_deadline is None or time.time() <= advice_deadline:
+                bot, _ = advise(rules, view, moves, seat, advice_seed(bot_seed, n), iterations)
+                bot_words = rules.describe_move(state, seat, bot)
+                differs = not same_move(rules, bot, move) and move in playable(moves)
+            words = rules.describe_move(state, seat, move)
+        state = rules.apply(state, who, move)
+        if who == seat:
+            out = rules.outcome(state)
+            final = None
+            if out is not None:
+                final = 1.0 if seat in out["winners"] else 0.5 if out["result"] == "draw" else 0.0
+            views.append((view, rules.view(state, seat) if final is None else None, final))
+            rows.append({"n": n, "move": move, "words": words, "bot_move": bot, "bot_words": bot_words,
+                         "differs": differs})
+
     chances: dict[str, float | None] = {}
 
     def chance(view: dict) -> float | None:
@@ -170,28 +195,13 @@ def review(rules, seed: int, players: int, options: dict | None, record: list, s
             chances[key] = win_chance(rules, view, seat, bot_seed, playouts)
         return chances[key]
 
-    for n, (who, move) in enumerate(record):
-        if who == seat:
-            view = rules.view(state, seat)
-            moves = rules.legal_moves(state, seat)
-            bot, _ = advise(rules, view, moves, seat, advice_seed(bot_seed, n), iterations)
-            words = rules.describe_move(state, seat, move)
-            bot_words = rules.describe_move(state, seat, bot)
-            before = chance(view)
-        state = rules.apply(state, who, move)
-        if who == seat:
-            out = rules.outcome(state)
-            if out is not None:
-                after = 1.0 if seat in out["winners"] else 0.5 if out["result"] == "draw" else 0.0
-            else:
-                after = chance(rules.view(state, seat))
-            row = {"n": n, "move": move, "words": words, "bot_move": bot, "bot_words": bot_words,
-                   "differs": not same_move(rules, bot, move) and move in playable(moves),
-                   "win_before": before, "win_after": after,
-                   "margin_before": margin(before, playouts),
-                   "margin_after": 0.0 if out is not None else margin(after, playouts)}
-            row["mark"] = mark(row)
-            rows.append(row)
+    for row, (before_view, after_view, final) in zip(rows, views):
+        before = chance(before_view)
+        after = final if final is not None else chance(after_view)
+        row.update({"win_before": before, "win_after": after,
+                    "margin_before": margin(before, playouts),
+                    "margin_after": 0.0 if final is not None else margin(after, playouts)})
+        row["mark"] = mark(row)
     return rows
 
 

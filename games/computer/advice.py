@@ -15,7 +15,11 @@ from sefirot_site.outbox import enqueue
 from .models import Review
 
 REVIEW_PLAYOUTS = advice.PLAYOUTS
-REVIEW_SECONDS = 100  # the worker stops estimating chances after this and marks the rest unknown
+# The worker asks the advisor at each move for up to ADVICE_SECONDS (the moves after it are
+# "not reviewed"), then estimates chances until REVIEW_SECONDS (the rest "not estimated"):
+# both well inside the task's time limit (tasks.review_solo_game, 150 s).
+ADVICE_SECONDS = 70
+REVIEW_SECONDS = 110
 
 
 class NoAdvice(Exception):
@@ -80,14 +84,15 @@ def compute_review(game_id: int) -> str:
     game = review.game
     rules = game.rules
     record = [(m.seat, m.move) for m in game.moves.order_by("number")]
-    deadline = timezone.now().timestamp() + REVIEW_SECONDS
+    start = timezone.now().timestamp()
     rows = advice.review(rules, game.seed, game.players, game.options, record, 0,
-                         bot_seed=game.seed, playouts=REVIEW_PLAYOUTS, deadline=deadline,
-                         iterations=advice_iterations())
+                         bot_seed=game.seed, playouts=REVIEW_PLAYOUTS, deadline=start + REVIEW_SECONDS,
+                         iterations=advice_iterations(), advice_deadline=start + ADVICE_SECONDS)
     name = {0: "you"}
     for row in rows:
         row["words"] = for_reader(row["words"], 0, name)
-        row["bot_words"] = for_reader(row["bot_words"], 0, name)
+        if row["bot_words"] is not None:
+            row["bot_words"] = for_reader(row["bot_words"], 0, name)
     updated = Review.objects.filter(pk=game_id).exclude(status=Review.Status.DONE).update(
         rows=rows, status=Review.Status.DONE, finished_at=timezone.now())
     return "reviewed" if updated else "nothing to do"

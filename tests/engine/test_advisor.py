@@ -39,7 +39,7 @@ def test_a_game_played_by_every_hint_reviews_as_agreeing_with_every_move(rules, 
     assert len(rows) == len(record)
     assert [r["bot_move"] for r in rows] == [move for _, move in record]
     assert not any(r["differs"] or r["mark"] for r in rows)
-    assert summary(rows) == {"moves": len(rows), "differs": 0, "blunder": 0, "mistake": 0, "inaccuracy": 0}
+    assert summary(rows) == {"moves": len(rows), "differs": 0, "unreviewed": 0, "blunder": 0, "mistake": 0, "inaccuracy": 0}
 
 
 def test_the_review_names_the_hint_at_every_move_of_a_game_played_otherwise():
@@ -116,4 +116,13 @@ def test_a_move_is_marked_by_the_chance_it_gave_away_only_when_it_differs_from_t
     assert mark(row(0.60, 0.20, differs=False)) is None  # the advised move is never marked
     assert mark(row(None, 0.2)) is None
     rows = [{"differs": True, "mark": "blunder"}, {"differs": True, "mark": None}, {"differs": False, "mark": None}]
-    assert summary(rows) == {"moves": 3, "differs": 2, "blunder": 1, "mistake": 0, "inaccuracy": 0}
+    assert summary(rows) == {"moves": 3, "differs": 2, "unreviewed": 0, "blunder": 1, "mistake": 0, "inaccuracy": 0}
+
+
+def test_a_review_past_its_deadlines_says_which_moves_it_did_not_review():
+    record = _follow_the_hints(KT, 5, limit=6)
+    rows = review(KT, 5, 1, None, record, 0, bot_seed=5, playouts=1, iterations=ITERATIONS,
+                  deadline=0, advice_deadline=0)  # both long past
+    assert all(r["bot_move"] is None and r["differs"] is None and r["mark"] is None for r in rows)
+    assert all(r["win_before"] is None for r in rows)
+    assert summary(rows)["unreviewed"] == len(rows) and summary(rows)["differs"] == 0
