@@ -58,9 +58,11 @@ def test_the_review_names_the_hint_at_every_move_of_a_game_played_otherwise():
     assert all(r["differs"] == (r["bot_move"] != r["move"]) for r in rows)
 
 
-def _locked_position(seed: int = 1, random_moves: int = 4):
-    """Hermit's Arcana after a few random moves (seeded): one Sigil already locked, and among
-    the moves some that would lock another and many that would not."""
+def _locked_position(seed: int = 1, random_moves: int = 14):
+    """Hermit's Arcana after some random moves (seeded): a Sigil already locked, and among
+    the moves some that would lock another and many that would not.  In both positions used
+    here the greedy level of c6c17cc (before this rule of thumb) devoted a card that locked
+    another ritual (seed 1: the King of Wands; seed 2 after 6 moves: the 8 of Pentacles)."""
     state, rng = HA.new_game(seed, 1), random.Random(seed)
     for _ in range(random_moves):
         state = HA.apply(state, 0, rng.choice(playable(HA.legal_moves(state, 0))))
@@ -69,9 +71,10 @@ def _locked_position(seed: int = 1, random_moves: int = 4):
 
 def test_a_seeded_hermits_arcana_position_has_a_locked_ritual_and_moves_that_lock_another():
     state = _locked_position()
-    assert locked_count(HA, state, 0) == 1
+    before = locked_count(HA, state, 0)
+    assert before >= 1
     assert any(s and s["locked"] for s in HA.view(state, 0)["altar"])  # the board says "Locked"
-    added = [locked_count(HA, HA.apply(state, 0, m), 0) - 1 for m in playable(HA.legal_moves(state, 0))]
+    added = [locked_count(HA, HA.apply(state, 0, m), 0) - before for m in playable(HA.legal_moves(state, 0))]
     assert any(a > 0 for a in added) and sum(a <= 0 for a in added) > 1
 
 
@@ -92,7 +95,7 @@ def test_the_hint_never_locks_another_ritual_when_a_move_avoids_it():
 
 @pytest.mark.parametrize("level", [lv for lv in LEVELS if lv != "random"])
 def test_no_bot_level_locks_a_ritual_it_could_keep_open(level):
-    state = _locked_position(seed=2, random_moves=2)
+    state = _locked_position(seed=2, random_moves=6)
     move = choose_move(HA, HA.view(state, 0), HA.legal_moves(state, 0), 0, level, seed=3)
     assert locked_count(HA, HA.apply(state, 0, move), 0) <= locked_count(HA, state, 0)
 
