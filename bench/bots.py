@@ -25,10 +25,12 @@ with the same FILE counts the games already recorded there by the same engine an
 (their source's digest is on each line) instead of playing them again: a long row can be
 played in several sittings, and its figures are the ones a single run would print
 (bench/results/bots.jsonl is the record the closing notes' figures come from).
-``--calibration`` also estimates, before each of the top level's moves in the games
-played alone or as a pair, the chance of winning the review would print
-(``games.bots.advice.win_chance``) and gives the rows the expected calibration error of
-those chances against the games' results (``ece``, over ``chances`` moves).
+``--calibration`` also estimates, before each move of the search levels (ISMCTS: the
+advisor's and the top one) in the games played alone or as a pair, the chance of winning
+the review would print (``games.bots.advice.win_chance``) and gives the rows the expected
+calibration error of those chances against the games' results (``ece``, over ``chances``
+moves).  Games recorded without chances count for the win rate and not for the ECE: a
+later run with more ``--games`` adds games that carry them.
 ``--solver FILE`` reads ``bench/solver.py --json`` output and gives each solo row the share
 of deals the solver proved winnable and the win rate's ratio to it.
 ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games", "win_rate",
@@ -97,7 +99,8 @@ def play(rules, levels: list[str], bot_seats: set[int], seed: int, times: list[f
     return rules.outcome(state)
 
 
-CALIBRATE = False  # --calibration: the review's chances at each of the top level's moves
+CALIBRATE = False  # --calibration: the review's chances at each of the search levels' moves
+SEARCHERS = ("ismcts", "ismcts_deep")
 
 
 def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[float], list[float] | None]:
@@ -113,7 +116,7 @@ def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[fl
         levels[bot] = level
         out = play(rules, levels, {bot}, g, times)
         return int(bot in out["winners"]), times, None
-    chances = [] if CALIBRATE and level == TOP else None
+    chances = [] if CALIBRATE and level in SEARCHERS else None
     if opponent == "self":
         out = play(rules, [level, level], {0, 1}, g, times, chances)
     else:
@@ -198,8 +201,6 @@ def recorded(slug: str, level: str, opponent: str) -> dict[int, tuple[int, list[
                 continue  # a line cut short when a run was stopped
             if (row.get("game"), row.get("level"), row.get("opponent"), row.get("code")) == \
                     (slug, level, opponent, code):
-                if CALIBRATE and level == TOP and opponent in ("alone", "self") and row.get("chances") is None:
-                    continue  # recorded without the chances: play it again with them
                 found[row["g"]] = (row["won"], row["times"], row.get("chances"))
     return found
 
@@ -238,6 +239,7 @@ def bench(slug: str, level: str, opponent: str, games: int, jobs: int = 1) -> di
     if pairs:
         row["ece"] = round(ece(pairs), 4)
         row["chances"] = len(pairs)
+        row["chance_games"] = sum(1 for r in results if len(r) > 2 and r[2])
     if opponent in ("alone", "self") and slug in WINNABLE:
         row["solver_winnable"] = WINNABLE[slug]
         row["ratio_to_winnable"] = round(row["win_rate"] / WINNABLE[slug], 3) if WINNABLE[slug] else None
@@ -299,8 +301,9 @@ def targets(rows: list[dict]) -> list[str]:
         lines.append(line)
     for row in rows:
         if "ece" in row:
-            lines.append(f"{row['game']} review chances: ECE {row['ece']:.3f} over {row['chances']} moves of "
-                         f"{row['games']} games (target <= 0.05) " + ("ok" if row["ece"] <= 0.05 else "MISSED"))
+            lines.append(f"{row['game']} {row['level']} review chances: ECE {row['ece']:.3f} over {row['chances']} "
+                         f"moves of {row['chance_games']} games (target <= 0.05) "
+                         + ("ok" if row["ece"] <= 0.05 else "MISSED"))
     slow = [r for r in rows if r["level"] == TOP]
     if slow:
         worst = max(r["move_p95_s"] for r in slow)
@@ -322,7 +325,7 @@ def main() -> None:
                                            "a long run; games already there, played by the same engine "
                                            "and bots, are not played again")
     parser.add_argument("--calibration", action="store_true",
-                        help="estimate the review's chance of winning at each of the top level's moves "
+                        help="estimate the review's chance of winning at each move of the search levels "
                              "(alone or as a pair) and print its expected calibration error (ece)")
     parser.add_argument("--solver", help="bench/solver.py --json output: each solo row gets the share of "
                                          "deals proved winnable and the top level's ratio to it")
@@ -345,7 +348,8 @@ def main() -> None:
                 row = bench(slug, level, opp, args.games, args.jobs)
                 rows.append(row)
                 if not args.json:
-                    extra = f"  ECE {row['ece']:.3f} over {row['chances']} moves" if "ece" in row else ""
+                    extra = (f"  ECE {row['ece']:.3f} over {row['chances']} moves of {row['chance_games']} games"
+                             if "ece" in row else "")
                     if row.get("ratio_to_winnable") is not None:
                         extra += f"  {row['ratio_to_winnable']:.0%} of the winnable {row['solver_winnable']:.0%}"
                     print(f"{row['game']:21} {row['level']:12} vs {row['opponent']:7} "
