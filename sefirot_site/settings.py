@@ -318,6 +318,10 @@ WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, minimum=1, maximum=64)
 # How long a move's answer waits at most for a quick computer player's move, so both come
 # in one answer (games.computer.answer says why this bound); 0 answers at once.
 COMPUTER_ANSWER_WAIT_MS = env_int("COMPUTER_ANSWER_WAIT_MS", 1000, minimum=0, maximum=2000)
+# ISMCTS iterations a move of the solo games' advisor (the hint and the review ask the same
+# one); 0 keeps each game's own budget for the advisor's level (games.bots.advice).  Tests
+# set a few to keep a whole game's review quick; hint and review still agree.
+ADVICE_ITERATIONS = env_int("ADVICE_ITERATIONS", 0, minimum=0, maximum=100_000)
 # Each worker writes a heartbeat this often; /healthz calls a worker alive while its last
 # one is at most three periods old (it reads a row: no ping waits on a worker).
 WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 10, minimum=1, maximum=300)

@@ -40,6 +40,19 @@ from . import scoring
 
 LEVELS = ("random", "greedy", "ismcts", "ismcts_deep")
 BUDGETS = {"ismcts": 150, "ismcts_deep": 400}  # iterations per move
+# The games played alone (and the Lovers' Discourse pair) try a move for little: their
+# levels get more of the 2 s a move (GAME_BUDGETS[slug][level]).  With 400 iterations the
+# deep level thought 0.04 s (Know Thyself) to 0.3 s (Hermit's Arcana) a move, and in
+# bench/bots.py more iterations won more (Know Thyself 10.5 % at 150, 16 % at 400; Dream
+# Odyssey 24 %, 36 %); these aim at about half a second a move on a loaded core, the 95th
+# percentile under the 2 s.  The two-seat battles keep their budgets (and their rates).
+GAME_BUDGETS: dict[str, dict[str, int]] = {
+    "know_thyself": {"ismcts": 600, "ismcts_deep": 3000},
+    "know_thyself_2021": {"ismcts": 400, "ismcts_deep": 2000},
+    "dream_odyssey": {"ismcts": 500, "ismcts_deep": 2500},
+    "hermits_arcana": {"ismcts": 200, "ismcts_deep": 800},
+    "lovers_discourse": {"ismcts_deep": 700},
+}
 GREEDY_SAMPLES = 4  # determinizations the greedy level averages over
 PLAYOUT_DEPTH = 2  # random moves after the tree before the state is scored (tuned on Warring Planets: deeper random playouts add noise)
 # Games whose playouts should look further (measured with bench/bots.py: in Lovers' Discourse,
@@ -79,8 +92,15 @@ def choose_move(rules, view: dict, moves: list[dict], seat: int, level: str = "g
     return decide(rules, view, moves, seat, level, seed)[0]
 
 
-def decide(rules, view: dict, moves: list[dict], seat: int, level: str, seed: int):
-    """``(move, stats)``: stats maps each considered move's key to (value, visits)."""
+def budget(rules, level: str) -> int:
+    """ISMCTS iterations a move for ``level`` in this game."""
+    return GAME_BUDGETS.get(rules.slug, {}).get(level, BUDGETS[level])
+
+
+def decide(rules, view: dict, moves: list[dict], seat: int, level: str, seed: int,
+           iterations: int | None = None):
+    """``(move, stats)``: stats maps each considered move's key to (value, visits).
+    ``iterations`` replaces the level's budget (the advice and the tests set their own)."""
     if level not in LEVELS:
         raise ValueError(f"Unknown bot level {level!r}; choose from {', '.join(LEVELS)}")
     options = playable(moves)
@@ -90,11 +110,35 @@ def decide(rules, view: dict, moves: list[dict], seat: int, level: str, seed: in
     if len(options) == 1 or level == "random":
         return rng.choice(options), {}
     try:
+        options = safe_options(rules, view, options, seat, rng)
+        if len(options) == 1:
+            return options[0], {}
         if level == "greedy":
             return greedy(rules, view, options, seat, rng)
-        return ismcts(rules, view, options, seat, rng, BUDGETS[level])
+        return ismcts(rules, view, options, seat, rng,
+                      iterations if iterations is not None else budget(rules, level))
     except NotImplementedError:  # no determinizer for this game yet
         return rng.choice(options), {}
+
+
+def safe_options(rules, view: dict, options: list[dict], seat: int, rng: random.Random) -> list[dict]:
+    """The moves that add nothing to what the board reports as lost (``scoring.doom_for``: a
+    ritual locked for ever in Hermit's Arcana), unless every move does; then the ones that
+    add least.  A rule of thumb the search need not rediscover: such a move can look
+    harmless a few moves deep and costs the game at the end."""
+    doom = scoring.doom_for(rules)
+    if doom is None:
+        return options
+    world = rules.determinize(view, seat, rng)
+    before = doom(rules, world, seat)
+    added = []
+    for move in options:
+        try:
+            added.append(doom(rules, rules.apply(world, seat, move), seat) - before)
+        except IllegalMove:
+            added.append(math.inf)
+    least = min(added)
+    return [m for m, a in zip(options, added) if a <= max(least, 0)]
 
 
 # --- greedy ----------------------------------------------------------------------------------
@@ -121,12 +165,17 @@ def greedy(rules, view: dict, options: list[dict], seat: int, rng: random.Random
 
 
 def greedy_move(rules, state: dict, seat: int, rng: random.Random) -> dict:
-    """The greedy choice on a known (determinized) state: the playouts' smarter policy."""
+    """The greedy choice on a known (determinized) state: the playouts' smarter policy, with
+    the rule of thumb of ``safe_options`` (nothing more reported lost if a move avoids it)."""
     options = playable(rules.legal_moves(state, seat))
-    best, best_value = options[0], -math.inf
+    doom = scoring.doom_for(rules)
+    before = doom(rules, state, seat) if doom is not None else 0
+    best, best_value = options[0], (math.inf, -math.inf)
     for move in options:
-        v = scoring.score(rules, rules.apply(state, seat, move), seat) + rng.random() * 1e-6
-        if v > best_value:
+        after = rules.apply(state, seat, move)
+        added = max(doom(rules, after, seat) - before, 0) if doom is not None else 0
+        v = (added, -(scoring.score(rules, after, seat) + rng.random() * 1e-6))
+        if v < best_value:
             best, best_value = move, v
     return best
 

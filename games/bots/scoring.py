@@ -66,6 +66,19 @@ def scorer_for(rules) -> Scorer:
     return found
 
 
+DOOMERS: dict[str, Callable[[object, dict, int], int] | None] = {}
+
+
+def doom_for(rules):
+    """The game's count of what its board reports as lost (a locked ritual in Hermit's
+    Arcana), from ``DOOMED = {slug: function}`` in its folder's ``scoring.py``; None for a
+    game that reports nothing of the kind."""
+    if rules.slug not in DOOMERS:
+        module = game_part(rules, "scoring")
+        DOOMERS[rules.slug] = getattr(module, "DOOMED", {}).get(rules.slug)
+    return DOOMERS[rules.slug]
+
+
 def score(rules, state: dict, seat: int) -> float:
     return (SCORERS.get(rules.slug) or scorer_for(rules))(rules, state, seat)
 

@@ -3,6 +3,7 @@ Know Thyself, Dream Odyssey and any solo game that registers later."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,10 +14,12 @@ from sefirot_site.outbox import enqueue
 
 from .models import Review
 
-HINT_LEVEL = "ismcts"
-REVIEW_LEVEL = "greedy"  # the bot whose choice each move is compared with
-REVIEW_PLAYOUTS = 6
-REVIEW_SECONDS = 100  # the worker stops estimating after this and marks the rest unknown
+REVIEW_PLAYOUTS = advice.PLAYOUTS
+# The worker asks the advisor at each move for up to ADVICE_SECONDS (the moves after it are
+# "not reviewed"), then estimates chances until REVIEW_SECONDS (the rest "not estimated"):
+# both well inside the task's time limit (tasks.review_solo_game, 150 s).
+ADVICE_SECONDS = 70
+REVIEW_SECONDS = 110
 
 
 class NoAdvice(Exception):
@@ -29,8 +32,14 @@ def offers_advice(game: Game) -> bool:
     return game.players == 1
 
 
-def hint_for(game: Game, seat: Seat) -> str:
-    """The computer's suggestion for the seat's move now, in a sentence for "you"."""
+def advice_iterations() -> int | None:
+    """The advisor's budget, the same for the hint and the review (settings.ADVICE_ITERATIONS;
+    0 or unset: the advisor level's own)."""
+    return getattr(settings, "ADVICE_ITERATIONS", 0) or None
+
+
+def advised(game: Game, seat: Seat) -> dict:
+    """The advisor's ``{"move", "words", "why"}`` for the seat's move now."""
     if not offers_advice(game):
         raise NoAdvice("Hints are given in the games played alone.")
     if not game.hints:
@@ -38,8 +47,17 @@ def hint_for(game: Game, seat: Seat) -> str:
     if game.status != Game.Status.ACTIVE or seat.index not in game.to_act:
         raise NoAdvice("A hint is given on your turn, while the game is on.")
     rules, state = game.rules, game.load_state()
-    got = advice.hint(rules, rules.view(state, seat.index), rules.legal_moves(state, seat.index),
-                      seat.index, HINT_LEVEL, seed=game.seed + game.version)
+    # The game's version is the number of moves made: the review asks the advisor at the
+    # same position with the same seed (advice.review's advice_seed(game.seed, n)), so the
+    # two agree exactly.
+    return advice.hint(rules, rules.view(state, seat.index), rules.legal_moves(state, seat.index),
+                       seat.index, seed=advice.advice_seed(game.seed, game.version),
+                       iterations=advice_iterations())
+
+
+def hint_for(game: Game, seat: Seat) -> str:
+    """The computer's suggestion for the seat's move now, in a sentence for "you"."""
+    got = advised(game, seat)
     words = for_reader(got["words"], seat.index, {seat.index: seat.player_name})
     why = for_reader(got["why"], seat.index, {seat.index: seat.player_name})
     return f"The computer would: {words[:1].lower() + words[1:]}. Why: {why}"
@@ -53,7 +71,7 @@ def request_review(game: Game) -> Review:
     if game.status != Game.Status.FINISHED or not game.moves.exists():
         raise NoAdvice("A review is made once the game is over.")
     with transaction.atomic():
-        review, created = Review.objects.get_or_create(game=game, defaults={"level": REVIEW_LEVEL})
+        review, created = Review.objects.get_or_create(game=game, defaults={"level": advice.ADVICE_LEVEL})
         if created:
             # By name: the task (tasks.review_solo_game) calls back into this module.
             enqueue("games.review_solo_game", game.pk)
@@ -68,14 +86,15 @@ def compute_review(game_id: int) -> str:
     game = review.game
     rules = game.rules
     record = [(m.seat, m.move) for m in game.moves.order_by("number")]
-    deadline = timezone.now().timestamp() + REVIEW_SECONDS
+    start = timezone.now().timestamp()
     rows = advice.review(rules, game.seed, game.players, game.options, record, 0,
-                         level=review.level, bot_seed=game.seed, playouts=REVIEW_PLAYOUTS,
-                         deadline=deadline)
+                         bot_seed=game.seed, playouts=REVIEW_PLAYOUTS, deadline=start + REVIEW_SECONDS,
+                         iterations=advice_iterations(), advice_deadline=start + ADVICE_SECONDS)
     name = {0: "you"}
     for row in rows:
         row["words"] = for_reader(row["words"], 0, name)
-        row["bot_words"] = for_reader(row["bot_words"], 0, name)
+        if row["bot_words"] is not None:
+            row["bot_words"] = for_reader(row["bot_words"], 0, name)
     updated = Review.objects.filter(pk=game_id).exclude(status=Review.Status.DONE).update(
         rows=rows, status=Review.Status.DONE, finished_at=timezone.now())
     return "reviewed" if updated else "nothing to do"

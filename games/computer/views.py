@@ -11,6 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games import page_regions
 from games import views as game_views
 
+from games.bots.advice import MARKS, summary
+
 from .advice import NoAdvice, hint_for, offers_advice, request_review
 from .models import Review
 
@@ -50,7 +52,8 @@ def _show(request, game):
     found = Review.objects.filter(game=game).first()
     rows = found.rows if found and found.status == Review.Status.DONE else []
     return render(request, "games/review.html", {
-        "game": game, "review": found, "rows": rows,
+        "game": game, "review": found, "rows": rows, "summary": summary(rows),
         "differences": sum(1 for r in rows if r["differs"]),
+        "thresholds": {name: round(100 * drop) for name, drop in MARKS},
         "can_ask": found is None and game.status == game.Status.FINISHED,
     })

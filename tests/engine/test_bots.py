@@ -235,17 +235,17 @@ def test_a_hint_names_a_legal_move_in_words_and_says_why_the_same_for_the_same_v
     state = KT.new_game(3, 1)
     other = reshuffled(KT, state, 0, 1)
     from games.bots.advice import hint
-    got = hint(KT, KT.view(state, 0), KT.legal_moves(state, 0), 0, "greedy", seed=1)
+    got = hint(KT, KT.view(state, 0), KT.legal_moves(state, 0), 0, seed=1, iterations=20)
     assert got["move"] in KT.legal_moves(state, 0)
     assert got["words"] == KT.describe_move(state, 0, got["move"])
     assert got["why"] and "seat" not in got["why"]
-    assert hint(KT, KT.view(other, 0), KT.legal_moves(other, 0), 0, "greedy", seed=1) == got
+    assert hint(KT, KT.view(other, 0), KT.legal_moves(other, 0), 0, seed=1, iterations=20) == got
 
 
 def test_a_hint_in_dream_odyssey_still_names_a_legal_move():
     from games.bots.advice import hint
     state = DO.new_game(2, 1)
-    got = hint(DO, DO.view(state, 0), DO.legal_moves(state, 0), 0, "ismcts", seed=1)
+    got = hint(DO, DO.view(state, 0), DO.legal_moves(state, 0), 0, seed=1, iterations=20)
     assert got["move"] in DO.legal_moves(state, 0) and got["why"]
 
 
@@ -256,12 +256,12 @@ def test_a_review_marks_where_the_bot_differed_and_estimates_win_chances():
         move = rng.choice(KT.legal_moves(state, 0))
         record.append((0, move))
         state = KT.apply(state, 0, move)
-    rows = review(KT, 3, 1, None, record, 0, playouts=2)
+    rows = review(KT, 3, 1, None, record, 0, playouts=2, iterations=20)
     assert [r["n"] for r in rows] == list(range(5))
     for row, (_, move) in zip(rows, record):
         assert row["move"] == move and 0 <= row["win_before"] <= 1 and 0 <= row["win_after"] <= 1
         assert row["differs"] == (row["bot_move"] != move)
-    assert review(KT, 3, 1, None, record, 0, playouts=2) == rows
+    assert review(KT, 3, 1, None, record, 0, playouts=2, iterations=20) == rows
 
 
 @pytest.mark.parametrize("seed", [2, 3])

@@ -81,7 +81,8 @@ def test_an_outsider_gets_neither_hint_nor_review(alice, outsider_client):
     assert not Review.objects.exists()
 
 
-def test_a_review_is_asked_once_made_by_the_worker_and_kept(alice, alice_client):
+def test_a_review_is_asked_once_made_by_the_worker_and_kept(alice, alice_client, settings):
+    settings.ADVICE_ITERATIONS = 20  # a small advisor keeps the test quick (the same for hint and review)
     game = _finished(alice)
     page = alice_client.get(reverse("games:game", args=[game.pk])).content.decode()
     url = reverse("games:review", args=[game.pk])
@@ -101,7 +102,7 @@ def test_a_review_is_asked_once_made_by_the_worker_and_kept(alice, alice_client)
     assert len(review.rows) == moves
     for row in review.rows:
         assert row["win_before"] is None or 0 <= row["win_before"] <= 1
-        assert "seat" not in row["words"].lower() + row["bot_words"].lower()
+        assert "seat" not in row["words"].lower() + (row["bot_words"] or "").lower()
     shown = alice_client.get(url).content.decode()
     assert "Chance of winning" in shown
     differs = sum(r["differs"] for r in review.rows)
@@ -113,3 +114,30 @@ def test_a_review_waits_for_the_end_of_the_game(alice, alice_client):
     answer = alice_client.post(reverse("games:review", args=[game.pk]))
     assert answer.status_code == 400 and "once the game is over" in answer.content.decode()
     assert not Review.objects.exists()
+
+
+def test_a_game_played_by_following_every_hint_reviews_as_agreeing_with_all_your_moves(
+        alice, alice_client, settings):
+    from games.bots.advice import same_move
+    from games.computer.advice import advised
+
+    settings.ADVICE_ITERATIONS = 10  # small and the same for hint and review: the same advisor
+    game = services.start_game(alice, "know_thyself", seed=7)
+    seat = game.seats.get(index=0)
+    hint_url = reverse("games:hint", args=[game.pk])
+    while game.status == Game.Status.ACTIVE:
+        shown = alice_client.post(hint_url, **HX).content.decode()
+        got = advised(game, seat)  # the move the sentence on the page names
+        assert "The computer would:" in shown
+        services.submit_move(game.pk, seat, got["move"], game.version)
+        game = reload(game)
+    url = reverse("games:review", args=[game.pk])
+    alice_client.post(url)
+    assert review_solo_game(game.pk) == "reviewed"
+    rows = Review.objects.get(game=game).rows
+    played = [m.move for m in game.moves.order_by("number")]
+    assert len(rows) == len(played)
+    assert all(same_move(game.rules, r["bot_move"], m) and not r["differs"] for r, m in zip(rows, played))
+    page = alice_client.get(url).content.decode()
+    assert "The computer agrees with all your moves" in page
+    assert "would rather" not in page and "Blunder" not in page
