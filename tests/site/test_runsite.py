@@ -79,7 +79,9 @@ def site(tmp_path):
                                stdout=log, stderr=subprocess.STDOUT)
     process.url = f"http://127.0.0.1:{port}"
     process.marker = marker
-    process.log = lambda: (tmp_path / "site.log").read_text(errors="replace")[-6000:]
+    # The whole log: each child's banner (the worker's lists every task) would push an early
+    # line such as the first "started beat" out of any tail.
+    process.log = lambda: (tmp_path / "site.log").read_text(errors="replace")
     yield process
     if process.poll() is None:
         process.kill()
@@ -161,9 +163,8 @@ def test_a_child_that_dies_is_started_again_and_the_site_carries_on(site):
 
     os.killpg(first_beat, signal.SIGKILL)
 
-    # Generous: the restart waits 1 s, then beat loads Django again, which on two cores shared
-    # with three other test workers once took longer than half a minute.
-    deadline = time.monotonic() + 90
+    # The restart waits 1 s, then beat loads Django again: seconds, more on a loaded machine.
+    deadline = time.monotonic() + 60
     while len(re.findall(r"started beat \(pid \d+\)", site.log())) < 2:
         assert site.poll() is None and time.monotonic() < deadline, site.log()
         time.sleep(0.2)
