@@ -6,6 +6,18 @@ document.addEventListener("submit", (event) => {
   if (question && !window.confirm(question)) event.preventDefault();
 }, true);
 
+// A control an answer drew a moment ago is made live by htmx only at that answer's settle,
+// a timer later (longer on a slow phone), though the focus is back on it at once (below).
+// A key or a press on it before then would follow its link, a whole page load that drops
+// the focus, instead of asking for its region: so it is made live first, as htmx would a
+// moment later (htmx.process leaves a control it already made live as it is).
+const makeLive = (event) => {
+  const control = window.htmx && event.target.closest && event.target.closest("[hx-get], [hx-post]");
+  if (control) htmx.process(control);
+};
+document.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") makeLive(event); }, true);
+document.addEventListener("pointerdown", makeLive, true);
+
 // A link drawn as a toggle button (a card to pick: role="button" aria-pressed) answers Space
 // as a button does; a link answers only Enter by itself.
 document.addEventListener("keydown", (event) => {
