@@ -98,11 +98,13 @@ def test_a_bots_determinization_keeps_the_board_and_deals_the_piles_anew():
         view = RULES.view(state, 0)
         moves = RULES.legal_moves(state, 0)
         world = RULES.determinize(view, 0, random.Random(step))
-        again = RULES.determinize(view, 0, random.Random(step + 1000))
+        others = [RULES.determinize(view, 0, random.Random(step + 1000 + n)) for n in range(8)]
         assert RULES.legal_moves(world, 0) == moves and RULES.view(world, 0)["altar"] == view["altar"]
         assert sorted(world["chance"]) == sorted(state["chance"]) and sorted(world["fate"]) == sorted(state["fate"])
         if len(state["chance"]) > 3:
-            assert world["chance"] != again["chance"]  # dealt by the generator, not copied
+            # Dealt by the generator, not copied: another seed deals another order (one seed
+            # may deal the same four cards alike, one time in 24; eight all alike, never).
+            assert any(world["chance"] != again["chance"] for again in others)
         move = choose_move(RULES, view, moves, 0, level="greedy", seed=step) if step % 10 == 0 else eager(rnd, moves)
         assert move in moves
         state = RULES.apply(state, 0, move)

@@ -131,7 +131,8 @@ class Supervisor:
 
     def stop(self) -> bool:
         """SIGTERM every child, wait, SIGKILL what is left. True if all that were running
-        exited with 0 (one that had died and waited to start again is not asked)."""
+        exited with 0 or by that SIGTERM (one that had died and waited to start again is not
+        asked)."""
         running = {name: child for name, child in self.children.items() if name not in self.restart_at}
         for child in running.values():
             if child.poll() is None:
@@ -147,7 +148,9 @@ class Supervisor:
             # Whatever the leader left behind in its group (it should have reaped them).
             _kill_group(child.pid, signal.SIGKILL)
             self.say("site", f"{name} stopped ({child.returncode})")
-        return all(child.returncode == 0 for child in running.values())
+        # Ended by the SIGTERM sent here counts as stopped cleanly: a child just started (again)
+        # may not have set up its own handler yet, and then the signal's default ends it.
+        return all(child.returncode in (0, -signal.SIGTERM) for child in running.values())
 
 
 def _kill_group(pgid: int, sig: int) -> None:
