@@ -57,7 +57,9 @@ def test_a_know_thyself_game_played_by_every_hint_reviews_as_agreeing_with_all_y
         page.goto(f"/games/{game.pk}/review/")
         page.get_by_role("button", name="Review my game").click()
         expect(page.locator(".review p[role=status]")).to_contain_text("going through your game")
-        assert review_solo_game(game.pk) == "reviewed"
+        # A worker of this test process (started for an earlier test) may have made it
+        # already, on the same budget (ADVICE_ITERATIONS, tests/support/environment.py).
+        assert review_solo_game(game.pk) in ("reviewed", "nothing to do")
         # The waiting page refreshes by itself (every 5 s) and shows the review.
         expect(page.locator(".review-summary")).to_contain_text("The computer agrees with all your moves",
                                                               timeout=30_000)

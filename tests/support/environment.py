@@ -32,6 +32,10 @@ os.environ.pop("EMAIL_BACKEND", None)
 # settles or gives up in about a second. The solver's own specs set the budgets they need.
 os.environ.setdefault("SOLVER_MAX_NODES", "20000")
 os.environ.setdefault("SOLVER_MAX_SECONDS", "3")
+# The solo games' advisor (hint and review) on a small budget, the same in the test process
+# and in the workers it starts, so a review a worker makes agrees with the hints the test
+# followed; the advisor's specs set their own.
+os.environ.setdefault("ADVICE_ITERATIONS", "10")
 # Playwright's sync API runs an asyncio loop in the test thread; Django's guard would
 # otherwise refuse ORM calls from tests that drive a browser. The usual setting with
 # pytest-django + Playwright.
