@@ -27,7 +27,7 @@ from .test_hermits_arcana_site import policy
 from .test_phone_and_boards import DESKTOP, PHONE, SHOTS, overflow
 from .wizards_helpers import make_table, stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.looks, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

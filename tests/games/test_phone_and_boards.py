@@ -16,7 +16,7 @@ from games.models import Game
 
 from .conftest import registered
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.looks, pytest.mark.django_db(transaction=True)]
 
 SHOTS = Path(settings.BASE_DIR) / "test-results" / "screenshots"
 PHONE = {"width": 390, "height": 844}

@@ -60,3 +60,21 @@ def test_the_whole_suite_runs_in_parallel_and_named_tests_in_one_process():
     assert dev.parallel_unless_chosen(["tests/site", "-x"]) == []
     assert dev.parallel_unless_chosen(["tests/site/test_dev.py::test_dev_py_explains_itself_when_asked_nothing"]) == []
     assert dev.parallel_unless_chosen(["-n", "2"]) == dev.parallel_unless_chosen(["-p", "no:xdist"]) == []
+
+
+def test_the_second_pass_repeats_what_reaches_a_backend_but_not_what_only_looks():
+    """--backend-tests-only (.ci/run's second pass, tests/support/passes.py): a test of the
+    engine is left out, a test through the test client is kept, a browser test that only
+    checks how a page looks (marked `looks`) is left out, and the end says why for each."""
+    files = ["tests/engine/test_cards.py", "tests/games/test_pages.py", "tests/games/test_phone_and_boards.py"]
+    result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+                             "-p", "no:cacheprovider", "--backend-tests-only", *files],
+                            cwd=BASE_DIR, capture_output=True, text=True, timeout=300)
+
+    collected = [line for line in result.stdout.splitlines() if "::" in line]
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert any(line.startswith("tests/games/test_pages.py::") for line in collected)
+    assert not any(line.startswith(("tests/engine/", "tests/games/test_phone_and_boards.py")) for line in collected)
+    why_engine, why_looks = result.stdout.split("Left out because ")[1:]
+    assert "no database" in why_engine and "tests/engine/test_cards.py" in why_engine
+    assert "look like" in why_looks and "tests/games/test_phone_and_boards.py" in why_looks

@@ -12,6 +12,12 @@ it asks for. ``--backend-tests-only`` runs just those, and says what it left out
 why, grouped by file, at the end of the run (also under pytest-xdist, whose workers
 collect and report back here).
 
+A test marked ``looks`` reaches a backend only to set up what it photographs: it checks
+what a page looks like in Chromium (nothing wider than a phone, axe-core's findings, a
+screenshot), which is markup the server drew.  The same pages are drawn on both backends
+by the test client's tests, which both passes run, so the second pass leaves these out
+too (they are a fifth of its time) and lists them with their own reason.
+
 pytest-django refuses database access to a test that did not ask for it, so the
 database cannot be reached unnoticed. The cache and the broker can: a test that reaches
 either without one of the fixtures below takes ``@pytest.mark.backend`` by hand.
@@ -35,6 +41,8 @@ BACKEND_FIXTURES = frozenset({
 OPTION = "--backend-tests-only"
 WHY = ("they use no database, test client, live server or Celery worker (tests/support/passes.py), "
        "so they pass or fail alike on every backend")
+WHY_LOOKS = ("they check what pages look like in Chromium (marked `looks`: width, axe-core, screenshots); "
+             "the test client's tests draw those pages on this backend too")
 
 
 def pytest_addoption(parser):
@@ -47,6 +55,8 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "backend: reaches a database, cache or broker (set from the fixtures a test uses)")
+    config.addinivalue_line("markers", "looks: checks only what pages look like in Chromium (width, axe-core, "
+                                       "screenshots); the second pass leaves it out (tests/support/passes.py)")
     config._sefirot_left_out = None
 
 
@@ -69,12 +79,14 @@ def pytest_collection_modifyitems(config, items):
         return
     kept, left_out = [], []
     for item in items:
-        (kept if item.get_closest_marker("backend") else left_out).append(item)
+        repeats = item.get_closest_marker("backend") and not item.get_closest_marker("looks")
+        (kept if repeats else left_out).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept
-    by_file = collections.Counter(item.nodeid.split("::")[0] for item in left_out)
-    config._sefirot_left_out = sorted(by_file.items())
+    by_file = collections.Counter((item.nodeid.split("::")[0], bool(item.get_closest_marker("looks")))
+                                  for item in left_out)
+    config._sefirot_left_out = sorted([path, looks, count] for (path, looks), count in by_file.items())
     if hasattr(config, "workerinput"):  # an xdist worker: its controller prints the report
         config.workeroutput["sefirot_left_out"] = config._sefirot_left_out
 
@@ -91,8 +103,11 @@ def pytest_terminal_summary(terminalreporter, config):
     left_out = config._sefirot_left_out
     if left_out is None:
         return
-    total = sum(count for _, count in left_out)
+    total = sum(count for _, _, count in left_out)
     terminalreporter.section(f"{OPTION}: {total} tests left out")
-    terminalreporter.write_line(f"Left out because {WHY}; the first pass ran them:")
-    for path, count in left_out:
-        terminalreporter.write_line(f"  {count:5d}  {path}")
+    for looks, why in ((False, WHY), (True, WHY_LOOKS)):
+        rows = [(path, count) for path, is_looks, count in left_out if is_looks == looks]
+        if rows:
+            terminalreporter.write_line(f"Left out because {why}; the first pass ran them:")
+            for path, count in rows:
+                terminalreporter.write_line(f"  {count:5d}  {path}")
