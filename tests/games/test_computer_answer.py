@@ -19,7 +19,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import services
-from games.computer import computer_player
+from games.computer import computer_player, computer_players
 from games.computer.answer import play_quick_answers, quick_computer_to_play
 from games.computer.tasks import play_computer_move
 from games.models import Game, Move, Seat
@@ -128,6 +128,31 @@ def test_with_no_worker_to_play_it_the_computers_move_comes_in_the_moves_own_ans
         assert task.args == [game.pk, before.version + 1] and task.done_at is None
         assert play_computer_move(*task.args) == "moved on"
         assert reload(game).version == game.version
+
+
+def test_at_a_table_the_quick_computers_asked_after_the_move_answer_in_turn_in_its_answer(
+        alice, alice_client, lost_broker):
+    game = services.start_game(alice, "tarot_hallow", seats=3, invitees=computer_players(["greedy", "greedy"]),
+                               seed=5)
+    Seat.objects.filter(game=game, user=alice).update(confirm_moves=False)
+    choose = random.Random(5)
+    for _ in range(6):
+        game = reload(game)
+        if game.status != Game.Status.ACTIVE or 0 not in game.to_act:
+            break
+        move = choose.choice([m for m in game.rules.legal_moves(game.load_state(), 0)
+                              if m["type"] not in ("forfeit", "resign")])
+        before = game.version
+        assert hx_post_move(alice_client, game, move).status_code == 200
+        game = reload(game)
+        asked_computers = [i for i in game.to_act if i != 0]
+        if game.status == Game.Status.ACTIVE and asked_computers:
+            # Played in turn while the request's budget lasted, the rest is the worker's:
+            # the outbox holds the task for the game as it now is.
+            assert the_computers_task(game).args == [game.pk, game.version]
+        played = list(game.moves.filter(number__gt=before + 1).values_list("seat", flat=True))
+        assert 0 not in played and len(played) == game.version - before - 1
+    assert game.moves.filter(seat__in=(1, 2)).count() >= 2
 
 
 def test_a_searching_computer_is_left_to_the_worker(alice, alice_client, lost_broker):
