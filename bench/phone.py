@@ -24,17 +24,20 @@ protocol's throttling of a slow phone (``Emulation.setCPUThrottlingRate`` 4, and
   visit), and the same again with the browser's cache warm (a second visit); with the
   requests each made.  Each game page should load within 1.5x the login page.
 - the time from a click on a move against the computer to the computer's answer on the
-  page (its move in the log), ``--answers`` times, p50 and p95, once without throttling
-  (the issue's figure: the answer is made 0.2-0.3 s after the move, and showed 3.0 s
-  after it) and once with it; with, for each, when the worker committed the computer's
-  move (after the player's), when the move's own answer arrived (after the click), and
-  how many of the computer's moves came in that answer.  Target: p95 under 1 s.  Both
-  as the site answered before (a second server with ``COMPUTER_ANSWER_WAIT_MS=0``: the
-  move's answer at once, and the page's fast poll finds the computer's move, two round
-  trips with the throttling's 400 ms of latency) and as it answers now (the move's
-  answer waits for a quick computer's move and brings it: one round trip), five moves
-  on one then five on the other, so both meet the same load (``--no-before`` skips the
-  first; ``--answers-only`` times nothing else).
+  page (its move in the log), ``--answers`` times, p50, p95 and max, once without
+  throttling and once with it (issue 42: p95 under 1 s throttled), with its parts: when
+  the move's own answer had come in after the click, and after its last byte when htmx
+  began to swap it, had swapped it (its afterSwap handlers included), the computer's move
+  was in the page, and the answer had settled; the main thread's long tasks meanwhile;
+  when the computer's move was committed after the player's; how many of the computer's
+  moves came in the move's own answer, and that answer's size.  Side by side, as the site
+  answered before (a second server with ``COMPUTER_MOVES_IN_REQUEST=off``: the worker
+  plays the computer's move and the page's fast poll finds it, two round trips with the
+  throttling's 400 ms of latency) and as it answers now (the move's request plays a quick
+  computer's move and its answer brings it: one round trip), five moves on one then five
+  on the other, so both meet the same load (``--no-before`` skips the first;
+  ``--answers-only`` times nothing else).  The load average is printed at the start and
+  the end: on a shared machine the figures swing with it.
 - what the count every page polls for costs (``/games/waiting/``, asked every 5 s by every
   open page) against the constant answer (``/bench/bare``): p50 and p95 over 300 requests
   sent one after the other, and the server's CPU per request.
@@ -98,7 +101,7 @@ EACH_FILE = """() => [performance.getEntriesByType("navigation")[0], ...performa
 # move numbered after the player's (each entry's value is its move's number).
 WATCH_ANSWER = """(played) => {
   if (window.benchWatch) window.benchWatch.disconnect();  // the previous move's
-  window.benchClicked = null; window.benchAnswered = null; window.benchInAnswer = null;
+  window.benchClicked = null; window.benchAnswered = null; window.benchPainted = null; window.benchInAnswer = null;
   // Whether the move's own answer was drawn after the computer's move (its log entry, or
   // the forms' version, holds the computer's move's number), or a poll brought it later.
   if (window.benchAfterPost) document.removeEventListener("htmx:afterRequest", window.benchAfterPost);
@@ -108,6 +111,29 @@ WATCH_ANSWER = """(played) => {
     window.benchInAnswer = event.detail.xhr.responseText.includes(`value="${played + 1}"`);
   };
   document.addEventListener("htmx:afterRequest", window.benchAfterPost);
+  // Where the page's time goes once the move's answer is in: htmx's steps for that answer
+  // (its swap, the handlers of its afterSwap, its settle), the size of its HTML, and the
+  // main thread's long tasks (50 ms and more) from the click on.
+  window.benchSteps = {};
+  const mark = (name) => (event) => {
+    const config = event.detail && event.detail.requestConfig;
+    if (config && config.verb === "post" && !(name in window.benchSteps)) {
+      window.benchSteps[name] = performance.now();
+      if (name === "beforeSwap") window.benchSteps.chars = event.detail.xhr.responseText.length;
+    }
+  };
+  if (!window.benchMarks) {  // once a page: the steps' listeners
+    window.benchMarks = true;
+    for (const name of ["beforeSwap", "afterSwap", "afterSettle"]) {
+      document.addEventListener(`htmx:${name}`, mark(name));
+    }
+    window.benchLong = [];
+    if (window.PerformanceObserver && PerformanceObserver.supportedEntryTypes.includes("longtask")) {
+      new PerformanceObserver((list) => window.benchLong.push(...list.getEntries().map((e) => [e.startTime, e.duration])))
+        .observe({type: "longtask"});
+    }
+  }
+  window.benchLong.length = 0;
   performance.clearResourceTimings();  // its buffer holds 250 entries, and the fast poll fills it
   document.addEventListener("click", (event) => {
     if (event.target.closest("form.move-form button")) window.benchClicked = performance.now();
@@ -115,7 +141,11 @@ WATCH_ANSWER = """(played) => {
   window.benchWatch = new MutationObserver(() => {
     if (window.benchClicked === null || window.benchAnswered !== null) return;
     const numbers = [...document.querySelectorAll("#log .log-list li[value]")].map((entry) => +entry.value);
-    if (numbers.some((number) => number > played)) window.benchAnswered = performance.now();
+    if (numbers.some((number) => number > played)) {
+      window.benchAnswered = performance.now();
+      // And painted: a frame's callbacks run before its paint, a task queued there after it.
+      requestAnimationFrame(() => setTimeout(() => { window.benchPainted = performance.now(); }));
+    }
   });
   window.benchWatch.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
 }"""
@@ -132,7 +162,7 @@ def parse_args():
     parser.add_argument("--level", default="greedy", help="the computer player's level")
     parser.add_argument("--answers-only", action="store_true", help="time only the computer's answers")
     parser.add_argument("--no-before", action="store_true",
-                        help="skip the computer's answers timed as before (COMPUTER_ANSWER_WAIT_MS=0)")
+                        help="skip the computer's answers timed as before (COMPUTER_MOVES_IN_REQUEST=off)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     return parser.parse_args()
 
@@ -210,12 +240,64 @@ def new_page(browser, base: str, session_key: str | None, throttled: bool):
     if session_key:
         context.add_cookies([{"name": "sessionid", "value": session_key, "url": base}])
     page = context.new_page()
+    if os.environ.get("BENCH_PROFILE"):  # htmx's own names in the profile: its unminified source
+        import django_htmx
+
+        readable = Path(django_htmx.__file__).parent / "static" / "django_htmx" / "htmx-2.js"
+        page.route("**/htmx-2.min.*js", lambda route: route.fulfill(path=readable,
+                                                                     content_type="text/javascript"))
+    page.cdp = context.new_cdp_session(page)
     if throttled:
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+        page.cdp.send("Network.enable")
+        page.cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+        page.cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
     return context, page
+
+
+# BENCH_PROFILE=40: the page's CPU profile (the DevTools protocol's Profiler) over each timed
+# answer, by server (its port) and throttling: its self time summed by function (layout and
+# style a script forces count to it), and with what it calls ("total"), printed at the end,
+# the 40 heaviest first, with htmx's unminified source for its names: where the page's
+# time goes.
+PROFILE: dict[str, float] = {}
+
+
+def profile_start(page) -> None:
+    if os.environ.get("BENCH_PROFILE"):
+        page.cdp.send("Profiler.enable")
+        page.cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+        page.cdp.send("Profiler.start")
+
+
+def profile_stop(page, key: str) -> None:
+    if not os.environ.get("BENCH_PROFILE"):
+        return
+    profile = page.cdp.send("Profiler.stop")["profile"]
+    names = {}
+    for node in profile["nodes"]:
+        frame = node["callFrame"]
+        where = frame["url"].rsplit("/", 1)[-1].split("?")[0]
+        names[node["id"]] = f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" \
+            if where else frame["functionName"]
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", ())}
+    for sample, delta in zip(profile["samples"], profile["timeDeltas"]):
+        name = f"{key} self {names[sample]}"
+        PROFILE[name] = PROFILE.get(name, 0) + delta / 1000
+        # And with what it called ("total"), once a sample for each function on its stack.
+        stack, node = set(), sample
+        while node is not None:
+            stack.add(names[node])
+            node = parent.get(node)
+        for caller in stack - {"(root)", ""}:
+            name = f"{key} total {caller}"
+            PROFILE[name] = PROFILE.get(name, 0) + delta / 1000
+
+
+def print_profile() -> None:
+    if PROFILE:
+        print("\nThe page's CPU profile over the timed answers, self ms by function (BENCH_PROFILE):", file=sys.stderr)
+        for name, ms in sorted(PROFILE.items(), key=lambda item: -item[1])[:int(os.environ["BENCH_PROFILE"])]:
+            print(f"{ms:>9.0f}  {name}", file=sys.stderr)
 
 
 def load_once(page, path: str) -> dict:
@@ -241,11 +323,20 @@ def load_times(browser, base: str, path: str, session_key: str | None, repeats: 
             "warm_requests": warm[0]["requests"]}
 
 
-# From the click to the last byte of the move's own answer (the POST's XHR).
+# From the click to the last byte of the move's own answer (the POST's XHR), and the
+# page's steps after it (WATCH_ANSWER), each in ms after that last byte.
 MOVE_ANSWER_RECEIVED = """() => {
   const posts = performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/move/")
     && r.startTime >= window.benchClicked);
-  return posts.length ? posts[posts.length - 1].responseEnd - window.benchClicked : null;
+  if (!posts.length) return null;
+  const end = posts[posts.length - 1].responseEnd, steps = window.benchSteps;
+  const after = (name) => typeof steps[name] === "number" ? steps[name] - end : null;
+  return {received: end - window.benchClicked, shown: window.benchAnswered - end,
+          painted: window.benchPainted - window.benchClicked,
+          before_swap: after("beforeSwap"), after_swap: after("afterSwap"), settled: after("afterSettle"),
+          chars: steps.chars || 0, kb: posts[posts.length - 1].transferSize / 1000,
+          long_tasks: window.benchLong.filter(([start]) => start >= window.benchClicked)
+            .reduce((sum, [, duration]) => sum + duration, 0)};
 }"""
 
 # A move's button, found by the move its form sends; clicked by the page's own script (a
@@ -278,31 +369,28 @@ def click_move(page, game, move: dict) -> None:
     assert page.evaluate(CLICK, [forms, value]), f"no button for {value}"
 
 
-def answer_times(browser, base: str, games: dict, samples: int,
-                 throttled: bool) -> tuple[list[float], list[str], list[float], list[float], int]:
-    """Milliseconds from the click on a move that hands the turn to the computer to its
-    answer on the page, ``samples`` times, in games against the computer; the pages
-    where a move loaded the page anew instead (none, while htmx works); and the
-    milliseconds from the player's move committed to the computer's (the worker's part);
-    and from the click to the end of the move's own answer (the network's and server's
-    part; the rest is the page's, or a poll's); and how many of the computer's answers
-    came in the move's own answer."""
+def answer_times(browser, base: str, games: dict, samples: int, throttled: bool) -> dict[str, list]:
+    """Moves that hand the turn to the computer, in games against it, ``samples`` of them
+    timed: for each, the ms from the click to the computer's answer on the page (its move
+    in the log: "shown"), and the parts of it (lists, by name): when the computer's move
+    was committed after the player's ("computer"), when the move's own answer had come in
+    after the click ("received") and, after that last byte, when htmx began to swap it,
+    had swapped it and had settled, the computer's move in the page, and the answer's
+    size, the main thread's long tasks meanwhile; and whether the computer's move came
+    in the move's own answer ("in_answer"); and the pages where a move loaded the page
+    anew instead ("reloads": none while htmx works)."""
     from games.models import Game, Move
 
     alice, level = games["alice"], games["level"]
     choose = random.Random(42)
-    timed: list[float] = []
-    untimed: list[str] = []
-    thinks: list[float] = []
-    received: list[float | None] = []
-    in_answer: list[bool] = []
+    found: dict[str, list] = {name: [] for name in ("shown", "reloads", "computer", "in_answer", "steps")}
     context, page = new_page(browser, base, games["alice_session"], throttled)
     if os.environ.get("BENCH_DEBUG"):  # every request the page makes, with when
         page.on("request", lambda r: print(f"{time.monotonic():.2f} {r.method} {r.url}", file=sys.stderr))
     seed = 100
     game = None
     try:
-        while len(timed) < samples:
+        while len(found["shown"]) < samples:
             if game is None or Game.objects.get(pk=game.pk).status != Game.Status.ACTIVE:
                 seed += 1
                 game = game_against_computer(alice, level, seed)
@@ -315,32 +403,42 @@ def answer_times(browser, base: str, games: dict, samples: int,
             moves = [m for m in rules.legal_moves(state, 0) if m["type"] not in ("forfeit", "resign")]
             move = choose.choice(moves)
             after = rules.apply(state, 0, move)
+            timed = rules.to_act(after) == [1]
+            if timed:
+                profile_start(page)
             click_move(page, game, move)
-            if rules.to_act(after) == [1]:  # the computer's turn: time its answer
+            if timed:  # the computer's turn: time its answer
                 # (or the page was loaded anew, its watch gone: then it is not timed, but counted)
                 page.wait_for_function("() => typeof window.benchAnswered === 'number' || !window.benchWatch",
                                        timeout=60_000)
                 took = page.evaluate("typeof window.benchAnswered === 'number' && typeof window.benchClicked === "
                                      "'number' ? window.benchAnswered - window.benchClicked : null")
-                received.append(page.evaluate(MOVE_ANSWER_RECEIVED))
-                in_answer.append(page.evaluate("window.benchInAnswer === true"))
                 if took is None:
-                    untimed.append(page.url)
-                else:
-                    timed.append(took)
-                    # When the worker committed the computer's move, after the player's.
-                    made = dict(Move.objects.filter(game=game, number__in=(game.version + 1, game.version + 2))
-                                .values_list("number", "created_at"))
-                    if len(made) == 2:
-                        thinks.append((made[game.version + 2] - made[game.version + 1]).total_seconds() * 1000)
-                    if os.environ.get("BENCH_DEBUG"):  # each answer: shown, its move's answer received, computer
-                        print(f"answer {took:.0f} ms, received {received[-1] or 0:.0f} ms, in it {in_answer[-1]}, computer "
-                              f"{thinks[-1] if len(made) == 2 else 0:.0f} ms", file=sys.stderr)
+                    found["reloads"].append(page.url)
+                    profile_stop(page, "reloaded")
+                    continue
+                # The settle comes a timer after the swap: waited for, so its time is read.
+                page.wait_for_function("() => 'afterSettle' in window.benchSteps && window.benchPainted !== null",
+                                       timeout=10_000)
+                profile_stop(page, f"{'throttled' if throttled else 'unthrottled'} :{base.rsplit(':', 1)[-1]}")
+                found["shown"].append(took)
+                found["in_answer"].append(page.evaluate("window.benchInAnswer === true"))
+                steps = page.evaluate(MOVE_ANSWER_RECEIVED)
+                if steps is not None:
+                    found["steps"].append(steps)
+                # When the computer's move was committed, after the player's.
+                made = dict(Move.objects.filter(game=game, number__in=(game.version + 1, game.version + 2))
+                            .values_list("number", "created_at"))
+                if len(made) == 2:
+                    found["computer"].append((made[game.version + 2] - made[game.version + 1]).total_seconds() * 1000)
+                if os.environ.get("BENCH_DEBUG"):  # each answer: shown, and its parts
+                    print(f"answer {took:.0f} ms, in the move's answer {found['in_answer'][-1]}, {steps}, computer "
+                          f"{found['computer'][-1] if len(made) == 2 else 0:.0f} ms", file=sys.stderr)
             else:  # a move that leaves the turn with the player (or ends the game): on the page
                 page.locator(f'#log .log-list li[value="{game.version + 1}"]').wait_for()
     finally:
         context.close()
-    return timed, untimed, thinks, [r for r in received if r is not None], sum(in_answer)
+    return found
 
 
 # Moves timed against one server before the bench turns to the other (before/after).
@@ -350,6 +448,59 @@ ANSWERS_IN_TURN = 5
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, int(round(len(ordered) * 0.95)) - 1)]
+
+
+WAYS = {"before": "before: the worker plays it, a poll finds it", "now": "now: played in the move's request"}
+# The rows of the side-by-side table: name, what it times, and its values in one way's figures.
+ROWS = (
+    ("shown", "click -> computer's move on the page", lambda f: f["shown"]),
+    ("painted", "click -> the page painted with it", lambda f: [s["painted"] for s in f["steps"]]),
+    ("received", "  click -> move's answer received", lambda f: [s["received"] for s in f["steps"]]),
+    ("drawn", "  received -> move in the page", lambda f: [s["shown"] for s in f["steps"]]),
+    ("to_swap", "    received -> htmx swaps it", lambda f: [s["before_swap"] for s in f["steps"]
+                                                          if s["before_swap"] is not None]),
+    ("swap", "    htmx's swap and handlers", lambda f: [s["after_swap"] - s["before_swap"] for s in f["steps"]
+                                                       if None not in (s["after_swap"], s["before_swap"])]),
+    ("settled", "  received -> settled", lambda f: [s["settled"] for s in f["steps"] if s["settled"] is not None]),
+    ("long_tasks", "  long tasks, click -> shown", lambda f: [s["long_tasks"] for s in f["steps"]]),
+    ("computer", "computer's move committed after", lambda f: f["computer"]),
+)
+
+
+def report_answers(args, figures: dict, found: dict, throttled: bool) -> None:
+    """The computer's answers, before and now side by side, into ``figures`` and printed."""
+    way_names = list(found)
+    say(args, f"\nA move against the computer ({args.level}), {'throttled (CPU 4x, 400 ms, 400 kbit/s)' if throttled else 'unthrottled'}: "
+              f"ms, p50 / p95 / max of {args.answers} moves each way (the post's answer: the move's own"
+              + (", not the poll's, for before" if "before" in found else "") + ")")
+    say(args, "; ".join(WAYS[way] for way in way_names))
+    say(args, f"{'':<36}" + "".join(f"{way:>22}" for way in way_names))
+    for row, words, values_of in ROWS:
+        cells = []
+        for way in way_names:
+            values = values_of(found[way])
+            key = ("answer_throttled" if throttled else "answer") + ("_before" if way == "before" else "")
+            if row == "shown":
+                figures.update({f"{key}_p50_ms": statistics.median(values), f"{key}_p95_ms": p95(values),
+                                f"{key}_max_ms": max(values), f"{key}_samples": len(values)})
+            elif values:
+                figures.update({f"{key}_{row}_p50_ms": statistics.median(values), f"{key}_{row}_p95_ms": p95(values)})
+            cells.append(f"{statistics.median(values):.0f} / {p95(values):.0f} / {max(values):.0f}" if values else "-")
+        say(args, f"{words:<36}" + "".join(f"{cell:>22}" for cell in cells))
+    cells = []
+    for way in way_names:
+        key = ("answer_throttled" if throttled else "answer") + ("_before" if way == "before" else "")
+        steps = found[way]["steps"]
+        chars = statistics.median(s["chars"] for s in steps) if steps else 0
+        kb = statistics.median(s["kb"] for s in steps) if steps else 0
+        figures.update({f"{key}_in_the_moves_answer": sum(found[way]["in_answer"]),
+                        f"{key}_reloads": len(found[way]["reloads"]), f"{key}_answer_chars": chars,
+                        f"{key}_answer_kb": kb})
+        cells.append(f"{sum(found[way]['in_answer'])} of {len(found[way]['shown'])}, {chars / 1000:.1f}k/{kb:.1f} kB")
+    say(args, f"{'in the move answer; its HTML/sent':<36}" + "".join(f"{cell:>22}" for cell in cells))
+    for way in way_names:
+        if found[way]["reloads"]:
+            say(args, f"{way}: {len(found[way]['reloads'])} loaded the page anew: {found[way]['reloads']}")
 
 
 # --- the poll's cost ------------------------------------------------------------------------------
@@ -421,10 +572,10 @@ def main():
             return server
 
         server = start_server(args.port, {})
-        # The site as it answered before its moves waited for a quick computer's (the
-        # page's fast poll finds the computer's move), beside it on the next port.
+        # The site as it answered before the move's request played a quick computer's
+        # answer (the worker plays it, the page's fast poll finds it), on the next port.
         if not args.no_before:
-            start_server(args.port + 1, {"COMPUTER_ANSWER_WAIT_MS": "0"})
+            start_server(args.port + 1, {"COMPUTER_MOVES_IN_REQUEST": "off"})
         processes.append(subprocess.Popen(
             [py, "-m", "celery", "-A", "sefirot_site", "worker", "--loglevel", "WARNING", "--concurrency", "1",
              "--queues", env["CELERY_QUEUE"], "--hostname", f"phone-bench-{secrets.token_hex(3)}@%h"],
@@ -436,15 +587,17 @@ def main():
         dream, dream_session = games["dream"]
         say(args, f"Server: gunicorn, 1 sync worker, DEBUG off, static files by WhiteNoise; a Celery worker over "
                   f"Redis; PostgreSQL. Chromium at {PHONE['width']} px, CPU {SLOW_CPU}x slower, "
-                  f"{SLOW_NETWORK['latency']} ms latency, 400 kbit/s.")
+                  f"{SLOW_NETWORK['latency']} ms latency, 400 kbit/s. Load average at the start: "
+                  + ", ".join(f"{load:.2f}" for load in os.getloadavg()) + f" ({os.cpu_count()} CPUs).")
         figures: dict = {"warring_move": duel.version, "dream_move": dream.version}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             try:
                 pages = {"login": ("/accounts/login/", None), "warring_planets": (f"/games/{duel.pk}/", duel_session),
                          "dream_odyssey": (f"/games/{dream.pk}/", dream_session)}
-                say(args, f"{'page':<16} {'load ms':>8} {'requests':>9} {'kB':>7} {'warm ms':>8} {'warm req':>9}  "
-                          f"vs login (median of {args.repeats})")
+                if not args.answers_only:
+                    say(args, f"{'page':<16} {'load ms':>8} {'requests':>9} {'kB':>7} {'warm ms':>8} {'warm req':>9}  "
+                              f"vs login (median of {args.repeats})")
                 for name, (path, session_key) in pages.items() if not args.answers_only else ():
                     loaded = load_times(browser, base, path, session_key, args.repeats)
                     figures.update({f"{name}_{key}": value for key, value in loaded.items()})
@@ -458,43 +611,33 @@ def main():
                 answer_times(browser, base, games, 3, throttled=False)
                 # Before and after in turns, a few moves each, so that both meet the same load
                 # of a shared machine, which swings from minute to minute.
-                bases = {True: base} if args.no_before else {False: f"http://127.0.0.1:{args.port + 1}", True: base}
+                ways = {"now": base} if args.no_before else {"before": f"http://127.0.0.1:{args.port + 1}", "now": base}
                 for throttled in (False, True):
-                    found = {waits: ([], [], [], [], 0) for waits in bases}
-                    while any(len(found[waits][0]) < args.answers for waits in bases):
-                        for waits, at in bases.items():
+                    found = {way: {} for way in ways}
+                    while any(len(found[way].get("shown", ())) < args.answers for way in ways):
+                        for way, at in ways.items():
                             more = answer_times(browser, at, games, min(ANSWERS_IN_TURN, args.answers), throttled)
-                            found[waits] = tuple(old + new for old, new in zip(found[waits], more))
-                    for waits, (times, untimed, thinks, received, in_answer) in found.items():
-                        key = ("answer_throttled" if throttled else "answer") + ("" if waits else "_before")
-                        figures.update({f"{key}_p50_ms": statistics.median(times), f"{key}_p95_ms": p95(times),
-                                        f"{key}_max_ms": max(times), f"{key}_samples": len(times),
-                                        f"{key}_reloads": len(untimed),
-                                        f"{key}_computer_p50_ms": statistics.median(thinks),
-                                        f"{key}_computer_p95_ms": p95(thinks),
-                                        f"{key}_move_received_p50_ms": statistics.median(received),
-                                        f"{key}_move_received_p95_ms": p95(received),
-                                        f"{key}_in_the_moves_answer": in_answer})
-                        say(args, f"computer's answer on the page, {'throttled' if throttled else 'unthrottled'}"
-                                  f"{'' if waits else ' (before: no wait for it)'}: "
-                                  f"p50 {statistics.median(times):.0f} ms, p95 {p95(times):.0f} ms, "
-                                  f"max {max(times):.0f} ms; its move committed p50 {statistics.median(thinks):.0f} "
-                                  f"ms, p95 {p95(thinks):.0f} ms after the player's; the move's answer received p50 "
-                                  f"{statistics.median(received):.0f} ms, p95 {p95(received):.0f} ms; {in_answer} of "
-                                  f"{len(times)} in the move's own answer"
-                                  + (f"; {len(untimed)} loaded the page anew: {untimed}" if untimed else ""))
+                            for name, values in more.items():
+                                found[way].setdefault(name, []).extend(values)
+                    report_answers(args, figures, found, throttled)
             finally:
                 browser.close()
-        cost = poll_cost(args.port, server.pid, games["alice_session"])
+                print_profile()
+        cost = {} if args.answers_only else poll_cost(args.port, server.pid, games["alice_session"])
         figures.update(cost)
-        say(args, "The count every page polls for (300 requests one after another, no throttling): "
-                  f"/games/waiting/ p50 {cost['waiting_p50_ms']:.1f} ms, p95 {cost['waiting_p95_ms']:.1f} ms; "
-                  f"/bench/bare p50 {cost['bare_p50_ms']:.1f} ms, p95 {cost['bare_p95_ms']:.1f} ms"
-                  + (f"; server CPU {cost['waiting_server_cpu_ms']:.2f} ms a request against "
-                     f"{cost['bare_server_cpu_ms']:.2f}" if "waiting_server_cpu_ms" in cost else ""))
+        if cost:
+            say(args, "The count every page polls for (300 requests one after another, no throttling): "
+                      f"/games/waiting/ p50 {cost['waiting_p50_ms']:.1f} ms, p95 {cost['waiting_p95_ms']:.1f} ms; "
+                      f"/bench/bare p50 {cost['bare_p50_ms']:.1f} ms, p95 {cost['bare_p95_ms']:.1f} ms"
+                      + (f"; server CPU {cost['waiting_server_cpu_ms']:.2f} ms a request against "
+                         f"{cost['bare_server_cpu_ms']:.2f}" if "waiting_server_cpu_ms" in cost else ""))
         if not args.answers_only:
             figures["within_1_5x_login"] = all(figures[f"{name}_vs_login"] <= 1.5
                                                for name in ("warring_planets", "dream_odyssey"))
+        uptime = os.getloadavg()
+        figures["load_average_1_5_15"] = [round(load, 2) for load in uptime]
+        say(args, f"Load average at the end: {uptime[0]:.2f}, {uptime[1]:.2f}, {uptime[2]:.2f} "
+                  f"({os.cpu_count()} CPUs)")
         figures["answer_p95_under_1s"] = figures["answer_p95_ms"] < 1000
         figures["answer_throttled_p95_under_1s"] = figures["answer_throttled_p95_ms"] < 1000
         if args.json:

@@ -53,14 +53,15 @@ The protocol between the page and the server:
   the log's default window, the newest moves come back from the statement that wrote the
   move); while the seat is still asked to act it brings no new count of waiting games
   (no query for it).  A move that hands the turn to a quick computer player (the greedy
-  level: ``games.computer.answer``) first waits, at most ``COMPUTER_ANSWER_WAIT_MS`` and
-  with no lock or transaction held, for the worker to commit the computer's move; if it
-  came, the answer is drawn from the game loaded again as the computer left it, so the
-  player's move and the computer's come in one answer (its regions diffed against the
-  digests the page sent, as always), and the page's poll goes back to its slow pace.  If
-  it did not, the answer is drawn as the move left the game and the fast poll finds the
-  computer's move.  Without JavaScript the redirect after the move comes after the same
-  wait, so the page it opens shows the computer's move.
+  level: ``games.computer.answer``) then plays the computer's move in the same request,
+  once its own is committed, through the worker's path (``services.submit_move`` under
+  the lock, with the log's window read back as for the player's), and the answer is drawn
+  from the game as the computer left it: the player's move and the computer's come in one
+  answer (its regions diffed against the digests the page sent, as always), and the
+  page's poll goes back to its slow pace.  Where the worker played it first, the game is
+  loaded again; a searching level's move is the worker's, and the fast poll finds it.
+  Without JavaScript the redirect comes after the computer's move, so the page it opens
+  shows it.
 - **What stays constant in cost.**  A move late in a long game costs what an early one
   does, in queries, time and bytes: the log's window is fixed, the growing regions are
   sent in parts, each value of the presentation is read with ``repr`` once per answer

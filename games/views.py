@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import listing, services
 from games.access import NO_SEAT, get_game_for, login_unless_watchable, seat_in
 from games.clocks import deadlines
-from games.computer.answer import wait_for_answer, waits_for_a_computer
+from games.computer.answer import play_quick_answers
 from games.engine import IllegalMove
 from games.engine.words import as_seen_by, for_reader
 from games.forms import ChatForm, NewGameForm, NoteForm
@@ -326,10 +326,9 @@ def move(request, game_id):
         status, message = 400, "That move could not be read; please choose it again on the board."
     else:
         try:
+            newest_moves = LOG_WINDOW if request.htmx and log_limit(request) == LOG_WINDOW else 0
             record = services.submit_move(game_id, request.user, chosen, expected,
-                                          confirmed=bool(request.POST.get("confirmed")),
-                                          newest_moves=LOG_WINDOW if request.htmx and log_limit(request) == LOG_WINDOW
-                                          else 0)
+                                          confirmed=bool(request.POST.get("confirmed")), newest_moves=newest_moves)
         except services.NeedsConfirmation as ask:
             confirm = {"move": request.POST["move"], "version": expected, "label": ask.label}
             game, seat = ask.game, ask.seat
@@ -345,11 +344,10 @@ def move(request, game_id):
             logger.exception("move %r on game %s", chosen, game_id)
             status, message = 400, "That move is not possible here."
         else:
-            game = record.game
-            # A quick computer answers within a second: the answer (or the page the
-            # redirect opens) comes with its move, a round trip sooner (games.computer.answer).
-            if waits_for_a_computer(game) and wait_for_answer(game):
-                game = None  # loaded again below, as the computer left it
+            # A quick computer's answer is played here, the move committed: the answer (or
+            # the page the redirect opens) comes with it, a round trip sooner
+            # (games.computer.answer).  None: the worker played it; loaded again below.
+            game = play_quick_answers(record.game, newest_moves=newest_moves)
             if not request.htmx:
                 return redirect(record.game)
             if game is not None:

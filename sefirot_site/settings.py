@@ -315,9 +315,9 @@ CELERY_TASK_ROUTES = {"journal.tasks.render_seal_task": {"queue": SEAL_QUEUE},
 # manage.py runsite: web server processes and Celery worker processes.
 WEB_WORKERS = env_int("WEB_WORKERS", 2, minimum=1, maximum=64)
 WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, minimum=1, maximum=64)
-# How long a move's answer waits at most for a quick computer player's move, so both come
-# in one answer (games.computer.answer says why this bound); 0 answers at once.
-COMPUTER_ANSWER_WAIT_MS = env_int("COMPUTER_ANSWER_WAIT_MS", 1000, minimum=0, maximum=2000)
+# A move's request plays a quick computer player's answer itself, so both come in one
+# answer (games.computer.answer); off, the worker alone plays it and the page's poll finds it.
+COMPUTER_MOVES_IN_REQUEST = env_bool("COMPUTER_MOVES_IN_REQUEST", True)
 # ISMCTS iterations a move of the solo games' advisor (the hint and the review ask the same
 # one); 0 keeps each game's own budget for the advisor's level (games.bots.advice).  Tests
 # set a few to keep a whole game's review quick; hint and review still agree.

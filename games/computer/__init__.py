@@ -4,7 +4,9 @@ A computer player is a ``User`` with ``computer_level`` set: it has a name in ev
 no address (so it is never mailed) and no clock. When it must act, its move is recorded in
 the outbox in the transaction of the move (or start) that made it so, and a worker plays
 it (``tasks.play_computer_move``) through ``games.services.submit_move``, the same path as a
-person's move: same locks, version, log and mails.
+person's move: same locks, version, log and mails.  A quick level's move is also played
+by the request of the person's move that asked for it (``answer``), through the same path
+(``play``): whichever comes second finds it played.
 
 A table may seat several computer players of one level. A user holds one seat of a game,
 so each level has a numbered line of players (``computer_player(level, number)``): the

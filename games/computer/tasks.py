@@ -12,30 +12,23 @@ log = logging.getLogger(__name__)
 @shared_task(name="games.play_computer_move", soft_time_limit=30, time_limit=40)
 def play_computer_move(game_id: int, version: int) -> str:
     """Play the move of a computer seat that must act at ``version``; idempotent: once the
-    game moved on (its move was played, or a person's), there is nothing to do."""
+    game moved on (its move was played, here or by the request of the move that asked for
+    it, or a person's), there is nothing to do."""
     from games import services
-    from games.bots import choose_move
-    from games.models import Game, Seat
 
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+    from .play import computer_to_play, play_computer_turn
+
+    game = services.game_with_seats(game_id)
+    if game is None or game.status != game.Status.ACTIVE or game.version != version:
         return "moved on"
-    seat = (Seat.objects.select_related("user")
-            .filter(game=game, index__in=game.to_act, status=Seat.Status.JOINED)
-            .exclude(user__computer_level="").order_by("index").first())
+    seat = computer_to_play(game)
     if seat is None:
         return "no computer to act"
-    rules = game.rules
-    state = game.load_state()
-    # From the seat's view and its legal moves alone: the bot cannot peek.
-    view, moves = rules.view(state, seat.index), rules.legal_moves(state, seat.index)
-    move = choose_move(rules, view, moves, seat.index, seat.user.computer_level,
-                       seed=(game.seed * 1_000_003 + version) % 2**62)
     try:
-        services.submit_move(game.pk, seat, move, version)
-    except services.StaleMove:
+        record = play_computer_turn(game, seat)
+    except (services.StaleMove, services.GameNotRunning):  # played meanwhile, perhaps its last move
         return "moved on"
-    return f"played {move['type']}"
+    return f"played {record.move['type']}"
 
 
 @shared_task(name="games.review_solo_game", soft_time_limit=150, time_limit=180,

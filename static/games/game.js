@@ -32,8 +32,16 @@ document.body.addEventListener("htmx:afterRequest", (event) => {
     const list = logList();
     following = !list || atFoot(list);
   });
-  // Answers bring the log out of band (its new entries, or the whole log): each such swap.
-  document.body.addEventListener("htmx:oobAfterSwap", toFoot);
+  // Answers bring the log out of band (its new entries, or the whole log), among a dozen
+  // other parts: once they are all in, at the frame that shows them.  Reading the list's
+  // height lays the page out, which at each swap cost a slow phone some 100 ms an answer
+  // (bench/phone.py's BENCH_PROFILE).
+  let queued = false;
+  document.body.addEventListener("htmx:oobAfterSwap", () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; toFoot(); });
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", toFoot);
   else toFoot();
 })();

@@ -122,9 +122,9 @@ def test_the_computers_answer_comes_with_the_fast_poll_that_finds_it(browser, li
                                                                       celery_worker_process, settings):
     # The real worker plays the computer's move (a worker any earlier test started would
     # take it anyway); the page learns of it by its fast poll, which brings the regions.
-    # The poll is what finds a computer's move that came after the move's answer stopped
-    # waiting for it (games.computer.answer): here the answer does not wait at all.
-    settings.COMPUTER_ANSWER_WAIT_MS = 0
+    # The poll is what finds a searching computer's move, or a quick one's the request did
+    # not play (games.computer.answer): here the request plays none.
+    settings.COMPUTER_MOVES_IN_REQUEST = False
     game = services.start_game(alice, "warring_planets", {"variant": "standard"},
                                opponent=computer_player("greedy"), seed=9)
     Seat.objects.filter(game=game, user=alice).update(confirm_moves=False)
