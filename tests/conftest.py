@@ -163,6 +163,12 @@ def password_hash():
 
 @pytest.fixture
 def make_user(db, password_hash):
+    return user_maker(password_hash)
+
+
+def user_maker(password_hash):
+    """make_user's function, for a fixture of a wider scope that opens the database itself
+    (the axe walk's cast, tests/site/test_accessibility.py)."""
     from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
