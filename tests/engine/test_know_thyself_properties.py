@@ -1,4 +1,4 @@
-"""Properties over thousands of random Know Thyself games: every game ends, no card is ever
+"""Properties over hundreds of random Know Thyself games: every game ends, no card is ever
 lost or doubled, records replay exactly, bad moves are refused cleanly and the view never
 shows the deck."""
 
@@ -49,9 +49,15 @@ def random_game(seed: int, variant: list[str], check_zones_each_step=True, check
     return state, record
 
 
-def test_thousands_of_random_games_end_and_keep_every_card_at_every_step():
+# 100 games of each variant: the 2,000 it once played (250 of each) made it one of the
+# suite's slowest tests; the properties at every step are checked by the hypothesis tests
+# below too, over any deck and any choices.
+GAMES = 800
+
+
+def test_hundreds_of_random_games_end_and_keep_every_card_at_every_step():
     results = {"win": 0, "loss": 0}
-    for seed in range(2000):
+    for seed in range(GAMES):
         state, _ = random_game(seed, VARIANTS[seed % len(VARIANTS)])
         outcome = KT.outcome(state)
         results[outcome["result"]] += 1
@@ -64,7 +70,7 @@ def test_thousands_of_random_games_end_and_keep_every_card_at_every_step():
         if seed % 10 == 0:
             json.dumps(KT.view(state, 0))
             json.dumps(KT.reading(state))
-    assert sum(results.values()) == 2000
+    assert sum(results.values()) == GAMES
 
 
 def test_the_view_never_shows_the_deck_nor_a_spectator_the_hand():

@@ -59,7 +59,11 @@ EVERY_LEVEL = [[LEVELS[(s + k) % len(LEVELS)] for s in range(n)] for n, k in
                ((2, 1), (2, 3), (3, 2), (4, 0), (4, 1), (5, 3), (6, 2))]
 
 
-@settings(max_examples=25, deadline=None)
+# The explicit examples put every level at a seat other than the first at every size of
+# table, and keep the stalled table that found the fault; a few drawn tables more vary the
+# order the seats are asked in.  25 drawn tables (33 games in all) made this one of the
+# suite's slowest tests for little: each game asks every seat's bot at every move.
+@settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1),
        levels=st.integers(2, 6).flatmap(lambda n: st.lists(st.sampled_from(LEVELS), min_size=n, max_size=n)))
 @example(seed=0, levels=["random", "random", "ismcts"])  # the stalled table: seat 2 asked first
