@@ -90,11 +90,16 @@ def tree_size_log10(rules, first: dict, probes: int = 300, seed: int = 0) -> flo
     return math.log10(total / probes)
 
 
+# What ``--compare`` sets against today's solver: the search as it was before the game's
+# bounds (games.solver.bounds) and the randomised restarts were added.
+BASELINE = {"bounds": False, "diversify": False}
+
+
 def one_deal(slug: str, variant: str, seed: int, max_seconds: float | None,
-             max_nodes: int | None, estimate: bool = False) -> dict:
+             max_nodes: int | None, estimate: bool = False, baseline: bool = False) -> dict:
     rules = get_rules(slug)
     first = rules.new_game(seed, rules.min_players, {"variant": variant})
-    result = solve(rules, first, max_nodes=max_nodes, max_seconds=max_seconds)
+    result = solve(rules, first, max_nodes=max_nodes, max_seconds=max_seconds, **(BASELINE if baseline else {}))
     if result.verdict == WINNABLE:
         end = replay(rules, first, result.line)
         outcome = rules.outcome(end)
@@ -102,10 +107,11 @@ def one_deal(slug: str, variant: str, seed: int, max_seconds: float | None,
             raise SystemExit(f"{slug} deal {seed}: the solver's line does not win ({outcome})")
     return {"seed": seed, "verdict": result.verdict, "seconds": result.seconds, "nodes": result.nodes,
             "depth": result.max_depth, "line": result.line, "found_by": result.stats.get("found_by"),
+            "cut": result.stats.get("cut", 0),
             "tree_log10": tree_size_log10(rules, first) if estimate and result.verdict == UNDECIDED else None}
 
 
-def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict:
+def row(slug: str, variant: str, deals: list[dict], lines: bool = False, solver: str | None = None) -> dict:
     n = len(deals)
     won = sum(d["verdict"] == WINNABLE for d in deals)
     lost = sum(d["verdict"] == UNWINNABLE for d in deals)
@@ -113,7 +119,7 @@ def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict
     seconds = [d["seconds"] for d in deals]
     nodes = [d["nodes"] for d in deals]
     lo, hi = wilson(won, n)
-    return {"game": slug, "variant": variant, "deals": n,
+    return {"game": slug, "variant": variant, **({"solver": solver} if solver else {}), "deals": n,
             "winnable": round(won / n, 4), "unwinnable": round(lost / n, 4),
             "undecided": round(open_ / n, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "p50_s": round(statistics.median(seconds), 3), "p95_s": round(percentile(seconds, 95), 3),
@@ -121,6 +127,7 @@ def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict
             "nodes_per_s": int(sum(nodes) / max(sum(seconds), 1e-9)),
             "depth_max": max(d["depth"] for d in deals),
             "found_by": dict(Counter(d["found_by"] for d in deals if d["found_by"])),
+            "bound_cuts": sum(d["cut"] for d in deals),
             **({"undecided_tree_log10": sorted(round(d["tree_log10"], 1) for d in deals if d["tree_log10"] is not None)}
                if any(d["tree_log10"] is not None for d in deals) else {}),
             **({"lines": [{"seed": d["seed"], "line": d["line"]} for d in deals if d["line"] is not None]}
@@ -140,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--estimate", action="store_true",
                         help="for each undecided deal, estimate its game tree's size (Knuth): "
                              '"undecided_tree_log10", the log10 of each, smallest first')
+    parser.add_argument("--compare", action="store_true",
+                        help='search each deal twice, with the solver as it was before its bounds and '
+                             'restarts ("solver": "baseline") and as it is ("solver": "current"): a row each')
     parser.add_argument("--lines", action="store_true",
                         help='with --json, each row also lists its winning lines: "lines": [{"seed", "line"}]')
     args = parser.parse_args(argv)
@@ -149,14 +159,18 @@ def main(argv: list[str] | None = None) -> int:
             for variant in args.variant or ["standard"]:
                 if variant not in get_rules(slug).variants:
                     continue
-                futures = [pool.submit(one_deal, slug, variant, g, args.max_seconds, args.max_nodes, args.estimate)
-                           for g in range(args.games)]
-                deals = [f.result() for f in futures]
-                rows.append(row(slug, variant, deals, lines=args.lines))
-                if not args.json:
+                kinds = [("baseline", True), ("current", False)] if args.compare else [(None, False)]
+                futures = {kind: [pool.submit(one_deal, slug, variant, g, args.max_seconds, args.max_nodes,
+                                              args.estimate, baseline) for g in range(args.games)]
+                           for kind, baseline in kinds}
+                for kind, _ in kinds:
+                    deals = [f.result() for f in futures[kind]]
+                    rows.append(row(slug, variant, deals, lines=args.lines, solver=kind))
+                    if args.json:
+                        continue
                     r = rows[-1]
                     ok = r["undecided"] <= UNDECIDED_BAR and r["p95_s"] <= P95_BAR_S
-                    print(f"{slug:<22} {variant:<11} deals {r['deals']:>4}  winnable {100 * r['winnable']:5.1f} % "
+                    print(f"{slug:<22} {variant:<11} {kind or '':<8} deals {r['deals']:>4}  winnable {100 * r['winnable']:5.1f} % "
                           f"[{100 * r['ci95'][0]:.1f}, {100 * r['ci95'][1]:.1f}]  unwinnable "
                           f"{100 * r['unwinnable']:5.1f} %  undecided {100 * r['undecided']:5.1f} %  "
                           f"p50 {r['p50_s']:.2f} s  p95 {r['p95_s']:.2f} s  {r['nodes_per_s']} nodes/s  "
