@@ -3,15 +3,18 @@ card's place known, settled deal by deal by the solver (``games.solver``).
 
 Run from the repository root:  .venv/bin/python bench/solver.py [--games N] [--game SLUG ...]
                                 [--variant NAME ...] [--max-seconds S] [--max-nodes N]
-                                [--jobs J] [--json]
+                                [--jobs J] [--compare] [--json]
 
 For each game (default: every one-seat game, and Lovers' Discourse with both hands known),
 deal g is ``new_game(seed=g)`` for g in 0..N-1 (default N 200), searched with a budget of
 ``--max-seconds`` CPU seconds (default 30) and ``--max-nodes`` states (default none).  Each
 winning line found is replayed through the engine before it counts (a line that does not
 win stops the bench).  A row: {"game", "variant", "deals", "winnable", "unwinnable",
-"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max", "found_by"} ("found_by": how many
-winning lines each search found, the depth-first one or a beam of a width; with
+"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max", "found_by", "bound_cuts"}
+("found_by": how many winning lines each search found, the depth-first one, a beam of a
+width or the restarts; "bound_cuts": states the games' bounds called lost unsearched; with
+``--compare``, each deal is searched twice and each game has two rows, "solver": "baseline"
+(no bounds, no restarts: the search before them) and "current"; with
 ``--estimate``, "undecided_tree_log10": Knuth's estimate of each undecided deal's game tree,
 log10, the size an exhaustive proof faces before transpositions; with ``--lines``, also "lines":
 each winning line found, {"seed", "line"}, for tests/engine/test_solver_bench.py), the shares

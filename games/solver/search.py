@@ -18,6 +18,8 @@ what the solver finds is a line the engine accepts), and keeps:
 - move ordering by the game's own heuristic (``games.solver.order``): the children of a
   state are searched best first, so a winnable deal is usually settled long before the
   budget runs out;
+- per-game bounds (``games.solver.bounds``): a state a game's bound proves lost is not
+  searched at all (a lost end, as a state whose ``outcome`` is a loss);
 - a node budget and a CPU-time limit: when either runs out the answer is UNDECIDED.
 
 An exhaustive search that finds no win proves the deal UNWINNABLE.  Keys are stored as
@@ -127,7 +129,11 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
       twenty moves of a Know Thyself game searched again and again under a fifth move that
       already lost the deal); a beam keeps many early choices open at once and finds
       most winning lines far sooner.  A beam that never had to drop a state was a
-      complete breadth-first search: if it ends without a win, that is a proof too.
+      complete breadth-first search: if it ends without a win, that is a proof too;
+    - randomised restarts (``restarts`` below; ``diversify=False`` leaves them out).
+
+    ``bounds=False`` leaves the games' bounds out (``bench/solver.py --compare`` sets the
+    search without both against the search with them).
     """
     clock = time.process_time
     start = clock()
