@@ -3,15 +3,18 @@ card's place known, settled deal by deal by the solver (``games.solver``).
 
 Run from the repository root:  .venv/bin/python bench/solver.py [--games N] [--game SLUG ...]
                                 [--variant NAME ...] [--max-seconds S] [--max-nodes N]
-                                [--jobs J] [--json]
+                                [--jobs J] [--compare] [--json]
 
 For each game (default: every one-seat game, and Lovers' Discourse with both hands known),
 deal g is ``new_game(seed=g)`` for g in 0..N-1 (default N 200), searched with a budget of
 ``--max-seconds`` CPU seconds (default 30) and ``--max-nodes`` states (default none).  Each
 winning line found is replayed through the engine before it counts (a line that does not
 win stops the bench).  A row: {"game", "variant", "deals", "winnable", "unwinnable",
-"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max", "found_by"} ("found_by": how many
-winning lines each search found, the depth-first one or a beam of a width; with
+"undecided", "ci95", "p50_s", "p95_s", "nodes_p50", "nodes_per_s", "depth_max", "found_by", "bound_cuts"}
+("found_by": how many winning lines each search found, the depth-first one, a beam of a
+width or the restarts; "bound_cuts": states the games' bounds called lost unsearched; with
+``--compare``, each deal is searched twice and each game has two rows, "solver": "baseline"
+(no bounds, no restarts: the search before them) and "current"; with
 ``--estimate``, "undecided_tree_log10": Knuth's estimate of each undecided deal's game tree,
 log10, the size an exhaustive proof faces before transpositions; with ``--lines``, also "lines":
 each winning line found, {"seed", "line"}, for tests/engine/test_solver_bench.py), the shares
@@ -90,11 +93,16 @@ def tree_size_log10(rules, first: dict, probes: int = 300, seed: int = 0) -> flo
     return math.log10(total / probes)
 
 
+# What ``--compare`` sets against today's solver: the search as it was before the game's
+# bounds (games.solver.bounds) and the randomised restarts were added.
+BASELINE = {"bounds": False, "diversify": False}
+
+
 def one_deal(slug: str, variant: str, seed: int, max_seconds: float | None,
-             max_nodes: int | None, estimate: bool = False) -> dict:
+             max_nodes: int | None, estimate: bool = False, baseline: bool = False) -> dict:
     rules = get_rules(slug)
     first = rules.new_game(seed, rules.min_players, {"variant": variant})
-    result = solve(rules, first, max_nodes=max_nodes, max_seconds=max_seconds)
+    result = solve(rules, first, max_nodes=max_nodes, max_seconds=max_seconds, **(BASELINE if baseline else {}))
     if result.verdict == WINNABLE:
         end = replay(rules, first, result.line)
         outcome = rules.outcome(end)
@@ -102,10 +110,11 @@ def one_deal(slug: str, variant: str, seed: int, max_seconds: float | None,
             raise SystemExit(f"{slug} deal {seed}: the solver's line does not win ({outcome})")
     return {"seed": seed, "verdict": result.verdict, "seconds": result.seconds, "nodes": result.nodes,
             "depth": result.max_depth, "line": result.line, "found_by": result.stats.get("found_by"),
+            "cut": result.stats.get("cut", 0),
             "tree_log10": tree_size_log10(rules, first) if estimate and result.verdict == UNDECIDED else None}
 
 
-def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict:
+def row(slug: str, variant: str, deals: list[dict], lines: bool = False, solver: str | None = None) -> dict:
     n = len(deals)
     won = sum(d["verdict"] == WINNABLE for d in deals)
     lost = sum(d["verdict"] == UNWINNABLE for d in deals)
@@ -113,7 +122,7 @@ def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict
     seconds = [d["seconds"] for d in deals]
     nodes = [d["nodes"] for d in deals]
     lo, hi = wilson(won, n)
-    return {"game": slug, "variant": variant, "deals": n,
+    return {"game": slug, "variant": variant, **({"solver": solver} if solver else {}), "deals": n,
             "winnable": round(won / n, 4), "unwinnable": round(lost / n, 4),
             "undecided": round(open_ / n, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "p50_s": round(statistics.median(seconds), 3), "p95_s": round(percentile(seconds, 95), 3),
@@ -121,6 +130,7 @@ def row(slug: str, variant: str, deals: list[dict], lines: bool = False) -> dict
             "nodes_per_s": int(sum(nodes) / max(sum(seconds), 1e-9)),
             "depth_max": max(d["depth"] for d in deals),
             "found_by": dict(Counter(d["found_by"] for d in deals if d["found_by"])),
+            "bound_cuts": sum(d["cut"] for d in deals),
             **({"undecided_tree_log10": sorted(round(d["tree_log10"], 1) for d in deals if d["tree_log10"] is not None)}
                if any(d["tree_log10"] is not None for d in deals) else {}),
             **({"lines": [{"seed": d["seed"], "line": d["line"]} for d in deals if d["line"] is not None]}
@@ -140,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--estimate", action="store_true",
                         help="for each undecided deal, estimate its game tree's size (Knuth): "
                              '"undecided_tree_log10", the log10 of each, smallest first')
+    parser.add_argument("--compare", action="store_true",
+                        help='search each deal twice, with the solver as it was before its bounds and '
+                             'restarts ("solver": "baseline") and as it is ("solver": "current"): a row each')
     parser.add_argument("--lines", action="store_true",
                         help='with --json, each row also lists its winning lines: "lines": [{"seed", "line"}]')
     args = parser.parse_args(argv)
@@ -149,14 +162,18 @@ def main(argv: list[str] | None = None) -> int:
             for variant in args.variant or ["standard"]:
                 if variant not in get_rules(slug).variants:
                     continue
-                futures = [pool.submit(one_deal, slug, variant, g, args.max_seconds, args.max_nodes, args.estimate)
-                           for g in range(args.games)]
-                deals = [f.result() for f in futures]
-                rows.append(row(slug, variant, deals, lines=args.lines))
-                if not args.json:
+                kinds = [("baseline", True), ("current", False)] if args.compare else [(None, False)]
+                futures = {kind: [pool.submit(one_deal, slug, variant, g, args.max_seconds, args.max_nodes,
+                                              args.estimate, baseline) for g in range(args.games)]
+                           for kind, baseline in kinds}
+                for kind, _ in kinds:
+                    deals = [f.result() for f in futures[kind]]
+                    rows.append(row(slug, variant, deals, lines=args.lines, solver=kind))
+                    if args.json:
+                        continue
                     r = rows[-1]
                     ok = r["undecided"] <= UNDECIDED_BAR and r["p95_s"] <= P95_BAR_S
-                    print(f"{slug:<22} {variant:<11} deals {r['deals']:>4}  winnable {100 * r['winnable']:5.1f} % "
+                    print(f"{slug:<22} {variant:<11} {kind or '':<8} deals {r['deals']:>4}  winnable {100 * r['winnable']:5.1f} % "
                           f"[{100 * r['ci95'][0]:.1f}, {100 * r['ci95'][1]:.1f}]  unwinnable "
                           f"{100 * r['unwinnable']:5.1f} %  undecided {100 * r['undecided']:5.1f} %  "
                           f"p50 {r['p50_s']:.2f} s  p95 {r['p95_s']:.2f} s  {r['nodes_per_s']} nodes/s  "

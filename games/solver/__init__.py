@@ -20,8 +20,10 @@ seconds) on the way, for a worker that reports while it runs.
 
 The search (``search``) is depth-first with a transposition table over canonical state
 keys (``keys``), symmetric-move pruning (``keys``) and move ordering by each game's own
-heuristic (``order``), in the manner of Solvitaire (Blake and Gent).  Pure Python over the
-engine's contract: no Django here.
+heuristic (``order``), in the manner of Solvitaire (Blake and Gent), taking turns with beam
+searches and randomised restarts that find wins sooner; per-game bounds (``bounds``) call
+a position lost without searching it where a game has one (Know Thyself's placing of raised
+cards).  Pure Python over the engine's contract: no Django here.
 """
 
 from __future__ import annotations

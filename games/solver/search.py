@@ -18,6 +18,8 @@ what the solver finds is a line the engine accepts), and keeps:
 - move ordering by the game's own heuristic (``games.solver.order``): the children of a
   state are searched best first, so a winnable deal is usually settled long before the
   budget runs out;
+- per-game bounds (``games.solver.bounds``): a state a game's bound proves lost is not
+  searched at all (a lost end, as a state whose ``outcome`` is a loss);
 - a node budget and a CPU-time limit: when either runs out the answer is UNDECIDED.
 
 An exhaustive search that finds no win proves the deal UNWINNABLE.  Keys are stored as
@@ -31,10 +33,12 @@ the engine by the tests.
 from __future__ import annotations
 
 import heapq
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from . import bounds as game_bounds
 from . import keys as game_keys
 from . import order as game_order
 
@@ -85,13 +89,28 @@ def _is_win(rules, state) -> bool:
 # generates before the other takes its turn.
 BEAM_WIDTHS = (64, 512, 4096, 16384)
 SLICE = 20_000
+# The randomised restarts' unit budget (states) and how often a run tries a random child
+# first (see ``iter_solve``'s ``restarts``).
+RESTART_NODES = 4_000
+RESTART_NOISE = 0.05
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if i == (1 << k) - 1:
+        return 1 << (k - 1)
+    return _luby(i - (1 << (k - 1)) + 1)
 _TICK = object()  # what a search yields to hand control back to the driver
 _EXHAUSTED = "exhausted"
 
 
 def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                max_seconds: float | None = 30.0, every: int = 20_000,
-               slice_nodes: int = SLICE) -> Iterator[Progress | Result]:
+               slice_nodes: int = SLICE, bounds: bool = True,
+               diversify: bool = True) -> Iterator[Progress | Result]:
     """Search ``state`` (the deal's first state, or any state of it) for a winning line.
 
     Yields a ``Progress`` every ``every`` nodes (a worker reports it while the search
@@ -110,18 +129,24 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
       twenty moves of a Know Thyself game searched again and again under a fifth move that
       already lost the deal); a beam keeps many early choices open at once and finds
       most winning lines far sooner.  A beam that never had to drop a state was a
-      complete breadth-first search: if it ends without a win, that is a proof too.
+      complete breadth-first search: if it ends without a win, that is a proof too;
+    - randomised restarts (``restarts`` below; ``diversify=False`` leaves them out).
+
+    ``bounds=False`` leaves the games' bounds out (``bench/solver.py --compare`` sets the
+    search without both against the search with them).
     """
     clock = time.process_time
     start = clock()
     key_of = game_keys.key_function(rules.slug)
     prune = game_keys.prune_function(rules.slug)
     rank = game_order.rank_function(rules)
+    bound = game_bounds.bound_function(rules.slug) if bounds else None
+    cut = [0]  # states the bound proved lost
 
     if _is_win(rules, state):
         yield Result(WINNABLE, [], 0, 0.0)
         return
-    if rules.outcome(state) is not None:
+    if rules.outcome(state) is not None or (bound is not None and bound(state)):
         yield Result(UNWINNABLE, None, 0, 0.0)
         return
 
@@ -147,6 +172,9 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
             if h in seen:
                 continue
             seen.add(h)
+            if bound is not None and bound(child):
+                cut[0] += 1
+                continue  # proved lost by the game's bound (``bounds``): nothing to search
             found.append((rank(child), move, child))
         return None, found
 
@@ -237,8 +265,62 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 yield _TICK
         yield _EXHAUSTED
 
+    def restarts():
+        """Short depth-first searches, each with its own table, ties between equally ranked
+        children broken at random and, now and then, a child picked at random first; the
+        budget of the i-th is RESTART_NODES times the i-th term of Luby's sequence (1, 1, 2,
+        1, 1, 2, 4, ...).  The time a depth-first search takes to find a win depends wildly
+        on the order it tries equal children in (Know Thyself's deal 4: unsettled in 30 s
+        with the engine's order of ties, won in 6 s with the reverse), the heavy tail that
+        randomised restarts cut (Gomes, Selman and Kautz 1998).  It never proves a deal
+        lost (each run is cut short); its last item is the winning line."""
+        nonlocal max_depth
+        run = 0
+        while True:
+            run += 1
+            rng = random.Random(run)
+            limit = nodes + RESTART_NODES * _luby(run)
+            seen = {hash(key_of(state))}
+
+            def ordered(parent):
+                winning, kids = expand(parent, seen)
+                if winning is not None:
+                    return winning, None
+                keyed = [(r, rng.random(), move, child) for r, move, child in kids]
+                keyed.sort(key=lambda k: k[:2])
+                if len(keyed) > 1 and rng.random() < RESTART_NOISE:
+                    keyed.append(keyed.pop(rng.randrange(len(keyed) - 1)))
+                return None, [k[2:] for k in keyed]
+
+            path: list[dict] = []
+            winning, kids = ordered(state)
+            if winning is not None:
+                found_by.append("restarts")
+                yield [winning]
+                return
+            stack = [kids]
+            while stack and nodes < limit:
+                todo = stack[-1]
+                if not todo:
+                    stack.pop()
+                    if path:
+                        path.pop()
+                    continue
+                move, child = todo.pop()
+                path.append(move)
+                winning, kids = ordered(child)
+                if winning is not None:
+                    found_by.append("restarts")
+                    yield path + [winning]
+                    return
+                stack.append(kids)
+                if len(stack) > max_depth:
+                    max_depth = len(stack)
+                if nodes >= tick_at:
+                    yield _TICK
+
     found_by: list[str] = []  # which search settled the deal, for the bench's stats
-    searches = [depth_first(), beams()]
+    searches = [depth_first(), beams()] + ([restarts()] if diversify else [])
     turn = 0
     slice_end = slice_nodes
     next_report = every
@@ -249,10 +331,10 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
             tick_at = nodes + CHECK_EVERY
             elapsed = clock() - start
             if max_nodes is not None and nodes >= max_nodes:
-                yield Result(UNDECIDED, None, nodes, elapsed, "nodes", max_depth)
+                yield Result(UNDECIDED, None, nodes, elapsed, "nodes", max_depth, stats={"cut": cut[0]})
                 return
             if max_seconds is not None and elapsed >= max_seconds:
-                yield Result(UNDECIDED, None, nodes, elapsed, "time", max_depth)
+                yield Result(UNDECIDED, None, nodes, elapsed, "time", max_depth, stats={"cut": cut[0]})
                 return
             if nodes >= next_report:
                 next_report = nodes + every
@@ -262,10 +344,10 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 turn += 1
         elif isinstance(item, list):
             yield Result(WINNABLE, item, nodes, clock() - start, max_depth=max_depth,
-                         stats={"found_by": found_by[0] if found_by else "depth-first"})
+                         stats={"found_by": found_by[0] if found_by else "depth-first", "cut": cut[0]})
             return
         elif item == _EXHAUSTED:
-            yield Result(UNWINNABLE, None, nodes, clock() - start, max_depth=max_depth)
+            yield Result(UNWINNABLE, None, nodes, clock() - start, max_depth=max_depth, stats={"cut": cut[0]})
             return
         else:  # the beams are done without a win: the depth-first search goes on alone
             searches.remove(search)
@@ -273,10 +355,11 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
 
 def solve(rules, state: dict, *, max_nodes: int | None = 1_000_000, max_seconds: float | None = 30.0,
           on_progress: Callable[[Progress], None] | None = None, every: int = 20_000,
-          slice_nodes: int = SLICE) -> Result:
+          slice_nodes: int = SLICE, bounds: bool = True,
+          diversify: bool = True) -> Result:
     """``iter_solve`` run to its end: the Result, with ``on_progress`` called on the way."""
     for item in iter_solve(rules, state, max_nodes=max_nodes, max_seconds=max_seconds, every=every,
-                           slice_nodes=slice_nodes):
+                           slice_nodes=slice_nodes, bounds=bounds, diversify=diversify):
         if isinstance(item, Result):
             return item
         if on_progress is not None:

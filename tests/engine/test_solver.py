@@ -124,3 +124,72 @@ def test_it_prunes_only_moves_that_reach_a_position_already_listed():
     assert len(kept) < len(moves)  # the three empty Seeresses are alike
     reached = {key(rules.apply(first, 0, m)) for m in kept}
     assert reached == {key(rules.apply(first, 0, m)) for m in moves}
+
+
+# --- the bounds (games.solver.bounds) and the randomised restarts -----------------------------
+
+def _place_phase_survivable(rules, state, memo) -> bool:
+    """The engine's own answer, by trying every order and every place: can the raised cards
+    waiting now all be placed (or the game won on the way) without losing?  A loss that
+    comes after the phase (the next turn's draw) is not the phase's."""
+    out = rules.outcome(state)
+    if out is not None:
+        return out["result"] == "win" or "was raised" not in out["reason"]
+    if state["phase"] != "place":
+        return True
+    key = key_function("know_thyself")(state)
+    if key not in memo:
+        memo[key] = any(_place_phase_survivable(rules, rules.apply(state, 0, m), memo)
+                        for m in rules.legal_moves(state, 0))
+    return memo[key]
+
+
+def test_the_know_thyself_place_bound_calls_lost_exactly_the_phases_no_order_survives():
+    import random
+
+    from games.solver.bounds import know_thyself_place_lost
+
+    rules = get_rules("know_thyself")
+    rng = random.Random(7)
+    asked = lost = 0
+    for seed in range(40):
+        variant = ("standard", "meditative", "fated")[seed % 3]
+        state = rules.new_game(seed, 1, {"variant": variant})
+        while rules.outcome(state) is None:
+            if state["phase"] == "place" and len(state["waiting"]) <= 4:
+                asked += 1
+                verdict = know_thyself_place_lost(state)
+                lost += verdict
+                assert verdict == (not _place_phase_survivable(rules, state, {})), (seed, state["waiting"])
+            state = rules.apply(state, 0, rng.choice(rules.legal_moves(state, 0)))
+    assert asked > 200 and lost > 5  # both answers were put to the test
+
+
+def test_the_bound_and_the_restarts_leave_every_exhaustive_verdict_as_it_was():
+    # Positions off the winning lines of three Know Thyself deals, near their ends (the
+    # deck nearly drawn, the tree nearly complete: where the bound's win-drops-the-rest
+    # case lives), each searched to the end both ways: plainly (no bound, no restarts)
+    # and as the solver searches; the verdicts must agree, and every line must win.
+    rules = get_rules("know_thyself")
+    compared = {WINNABLE: 0, UNWINNABLE: 0}
+    cut = 0
+    for seed in (0, 2, 6):
+        first = rules.new_game(seed, 1, {"variant": "standard"})
+        line = solve(rules, first, max_nodes=30_000, max_seconds=None, bounds=False, diversify=False).line
+        states = [first]
+        for move in line:
+            states.append(rules.apply(states[-1], 0, move))
+        for back in range(3, 40, 4):
+            for move in rules.legal_moves(states[-back], 0)[:3]:
+                start = rules.apply(states[-back], 0, move)
+                plain = solve(rules, start, max_nodes=30_000, max_seconds=None, bounds=False, diversify=False)
+                if plain.verdict == UNDECIDED:
+                    continue
+                pruned = solve(rules, start, max_nodes=None, max_seconds=None, slice_nodes=500)
+                assert pruned.verdict == plain.verdict, (seed, back, move)
+                if pruned.verdict == WINNABLE:
+                    assert rules.outcome(replay(rules, start, pruned.line))["result"] == "win"
+                compared[plain.verdict] += 1
+                cut += pruned.stats.get("cut", 0)
+    assert compared[UNWINNABLE] >= 10 and compared[WINNABLE] >= 50
+    assert cut > 0  # the bound was put to work
