@@ -9,12 +9,12 @@ lost at once), "growth" ([CPU s, nodes, tt, path depth] at 1, 2, 4, 8... s),
 "depth_now" (the path's depth when the time ran out), "todo_top" (children still to try
 at depths 0-5), "backtracked_to" (the shallowest depth whose first child is done),
 "size_by_height" (for each height, the largest subtree proved lost that spans that many
-plies), "biggest_lost" ([depth, states] of the largest ones).  FINDINGS.md reads them.
+plies), "biggest_lost" ([depth, states] of the largest ones).  docs/solver-findings.md reads them.
 
 Children are tried best first by the game's rank, as the solver does, but among equally
 ranked ones the engine's *last* move first (a stable sort, popped from the end), where the
 solver tries the engine's first: the two orders settle some deals very differently (see
-FINDINGS.md), which is what the solver's randomised restarts are for.
+docs/solver-findings.md), which is what the solver's randomised restarts are for.
 """
 import json, os, sys, time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
