@@ -37,9 +37,9 @@ on the other four): ``ece`` (ten bins) over ``chances`` moves of ``chance_games`
 before the maps) and ``brier`` against ``brier_base`` (the training folds' win rate at every
 move: a map that learnt only the base rate would also show a small ECE).  Games recorded
 without them count for the win rate and not for the ECE: a later run with more ``--games``
-adds games that carry them.  ``--fit-maps`` writes each game's map
-(``games/bots/chance_maps/<slug>.json``, ``games.bots.calibration``) from all the advisor
-level's recorded games of its row.
+adds games that carry them.  ``--fit-maps`` writes each game's map (its folder's
+``chance_maps.json``, read by ``games.bots.calibration``) from all the advisor level's
+recorded games of its row.
 ``--solver FILE`` reads ``bench/solver.py --json`` output and gives each solo row the share
 of deals the solver proved winnable and the win rate's ratio to it.
 ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games", "win_rate",
@@ -345,12 +345,18 @@ FIT_MAPS = False  # --fit-maps: write each game's calibration map from the advis
 
 
 def write_map(slug: str, games: list[tuple[int, list[list[float]]]]) -> None:
+    """The game's map into its folder's chance_maps.json (one line per slug of the folder)."""
     model = calibration.fit(games, PLAYOUTS)
     model["fitted_on"] = f"bench/results/bots.jsonl, {ADVICE_LEVEL} alone or as a pair, code {code_fingerprint(slug)}"
-    os.makedirs(calibration.MAPS_DIR, exist_ok=True)
-    with open(os.path.join(calibration.MAPS_DIR, f"{slug}.json"), "w") as f:
-        json.dump(model, f, indent=None, separators=(",", ":"))
-        f.write("\n")
+    path = calibration.maps_path(get_rules(slug))
+    maps = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            maps = json.load(f)
+    maps[slug] = model
+    with open(path, "w") as f:
+        f.write("{\n" + ",\n".join(f"{json.dumps(name)}: {json.dumps(maps[name], separators=(',', ':'))}"
+                                   for name in sorted(maps)) + "\n}\n")
 
 
 WINNABLE: dict[str, float] = {}  # --solver FILE: each solo game's share of deals proved winnable
@@ -419,7 +425,7 @@ def main() -> None:
                         help="with --calibration, the playouts at every K-th bot move only (they cost "
                              "more than the move itself in Hermit's Arcana and Lovers' Discourse)")
     parser.add_argument("--fit-maps", action="store_true",
-                        help="write each game's calibration map (games/bots/chance_maps/) from the "
+                        help="write each game's calibration map (games/engine/<folder>/chance_maps.json) from the "
                              "advisor level's recorded games")
     parser.add_argument("--solver", help="bench/solver.py --json output: each solo row gets the share of "
                                          "deals proved winnable and the top level's ratio to it")

@@ -14,7 +14,11 @@ another move avoids it).
 for each move the seat made, gives the advisor's choice in its place and the chance of
 winning before and after the move, estimated by playouts: determinizations of the seat's
 view played to the end by the greedy policy (with the same rules of thumb), ``PLAYOUTS`` of
-them, with a 95 % Wilson interval.  A move that differs from the advice and gave away at
+them.  Greedy wins far less often than the advisor (Know Thyself: hardly ever, against about
+a fifth), so what the playouts say (``playout_stats``) goes through the game's calibration
+map (``calibration``, fitted on the bench's games of the advisor): a chance is how often the
+advisor's games won from positions like this one, with the half-width of its 95 % interval
+(the playouts' own and the map's).  A move that differs from the advice and gave away at
 least ``MARKS``' share of the chance is marked an inaccuracy, a mistake or a blunder (Lichess
 marks a drop in its winning chances the same way).  Both see only the seat's views.
 """
@@ -129,7 +133,7 @@ def estimate(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAYOU
     stats = playout_stats(rules, view, seat, seed, playouts)
     if stats is None:
         return None, None
-    return calibration.chance(rules.slug, stats, moves_made)
+    return calibration.chance(rules, stats, moves_made)
 
 
 def win_chance(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAYOUTS,

@@ -22,8 +22,9 @@ won (the map is monotone in each).  The map's uncertainty comes from bootstrap f
 the games (resampled with replacement): the margin printed with a chance spans what those
 maps say at the two ends of the playouts' own 95 % Wilson interval.
 
-A map is data, ``chance_maps/<slug>.json`` beside this module; a game without one gets the
-raw share with its Wilson margin (as before there were maps).  Everything here is pure
+A map is data in the game's folder, ``games/engine/<folder>/chance_maps.json`` (one map per
+slug of the folder); a game without one gets the raw share with its Wilson margin (as
+before there were maps).  Everything here is pure
 Python and deterministic: the same statistics give the same chance.
 """
 
@@ -34,8 +35,11 @@ import json
 import math
 import os
 import random
+import sys
 
-MAPS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "chance_maps")
+from games.engine.folders import game_folder
+
+MAPS_FILE = "chance_maps.json"
 FEATURES = ("share_log_odds", "score", "value", "moves_made")
 # The features whose weight must not be negative: more won, further got, a better board.
 MONOTONE = (0, 1, 2)
@@ -75,12 +79,12 @@ def predict(model: dict, x: list[float]) -> float:
     return _sigmoid(z)
 
 
-def chance(slug: str, stats: dict, moves_made: int) -> tuple[float, float]:
+def chance(rules, stats: dict, moves_made: int) -> tuple[float, float]:
     """``(chance, margin)`` for the playouts' statistics (``advice.playout_stats``) of a
     position after ``moves_made`` moves."""
     share, playouts = stats["share"], stats["playouts"]
     low, high = wilson(share, playouts)
-    model = load(slug)
+    model = load(rules)
     if model is None:
         return share, max(high - share, share - low)
     row = (stats["score"], stats["value"], moves_made, playouts)
@@ -94,11 +98,23 @@ def chance(slug: str, stats: dict, moves_made: int) -> tuple[float, float]:
     return p, max(p - bottom, top - p)
 
 
-@functools.cache
-def load(slug: str) -> dict | None:
-    path = os.path.join(MAPS_DIR, f"{slug}.json")
-    if not os.path.exists(path):
+def maps_path(rules) -> str | None:
+    """Where the game's folder keeps its maps (None for rules outside games/engine/)."""
+    if game_folder(rules) is None:
         return None
+    return os.path.join(os.path.dirname(sys.modules[type(rules).__module__].__file__), MAPS_FILE)
+
+
+def load(rules) -> dict | None:
+    """The game's map, or None."""
+    path = maps_path(rules)
+    return None if path is None else _read(path).get(rules.slug)
+
+
+@functools.cache
+def _read(path: str) -> dict:
+    if not os.path.exists(path):
+        return {}
     with open(path) as f:
         return json.load(f)
 
@@ -189,9 +205,8 @@ def fit(games: list[tuple[int, list[list[float]]]], playouts: int, bootstraps: i
     rng = random.Random(seed)
     boots = []
     for _ in range(bootstraps):
+        # A resample with no win (or no loss) still fits: the ridge keeps it finite.
         sample = [raw[rng.randrange(len(raw))] for _ in raw]
-        if len({won for won, _ in sample}) < 2:
-            continue  # a resample with no win (or no loss) says nothing of the slope
         boots.append([round(c, 6) for c in _fit_coef(*standard(sample), ridge)])
     return {"features": list(FEATURES), "mean": [round(m, 6) for m in mean],
             "scale": [max(round(s, 6), 1e-6) for s in scale], "coef": [round(c, 6) for c in coef],

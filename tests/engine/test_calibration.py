@@ -8,8 +8,9 @@ margin.  How well the chances match the results (the ECE) is measured by bench/b
 
 from __future__ import annotations
 
-import os
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,8 @@ from games.bots import calibration, playable
 from games.bots.advice import estimate, playout_stats, review
 from games.engine import get_rules
 
-MAPS = sorted(name[:-5] for name in os.listdir(calibration.MAPS_DIR) if name.endswith(".json"))
+ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
+MAPS = sorted(slug for path in ENGINE.glob(f"*/{calibration.MAPS_FILE}") for slug in json.loads(path.read_text()))
 SOLO_WITH_A_BOT = ["know_thyself", "know_thyself_2021", "dream_odyssey", "hermits_arcana"]
 KT = get_rules("know_thyself")
 
@@ -40,9 +42,10 @@ def test_every_solo_game_with_a_bot_has_a_map():
 
 @pytest.mark.parametrize("slug", MAPS)
 def test_a_map_never_lowers_the_chance_when_more_playouts_are_won_and_stays_within_0_and_1(slug):
-    model = calibration.load(slug)
+    rules = get_rules(slug)
+    model = calibration.load(rules)
     for score, value, made in _grid(model):
-        got = [calibration.chance(slug, _stats(k / 32, score, value), made) for k in range(33)]
+        got = [calibration.chance(rules, _stats(k / 32, score, value), made) for k in range(33)]
         chances = [c for c, _ in got]
         assert all(0 <= c <= 1 for c in chances)
         assert all(m >= 0 for _, m in got)
@@ -51,13 +54,14 @@ def test_a_map_never_lowers_the_chance_when_more_playouts_are_won_and_stays_with
 
 @pytest.mark.parametrize("slug", MAPS)
 def test_a_map_never_lowers_the_chance_when_the_playouts_got_further_or_the_board_looks_better(slug):
-    model = calibration.load(slug)
+    rules = get_rules(slug)
+    model = calibration.load(rules)
     _, ds, dv, _ = model["scale"]
     for score, value, made in _grid(model):
         for share in (0.0, 0.25, 1.0):
-            here = calibration.chance(slug, _stats(share, score, value), made)[0]
-            assert calibration.chance(slug, _stats(share, score + ds, value), made)[0] >= here
-            assert calibration.chance(slug, _stats(share, score, value + dv), made)[0] >= here
+            here = calibration.chance(rules, _stats(share, score, value), made)[0]
+            assert calibration.chance(rules, _stats(share, score + ds, value), made)[0] >= here
+            assert calibration.chance(rules, _stats(share, score, value + dv), made)[0] >= here
     # The bootstrap maps behind the margin keep the same signs.
     for coef in [model["coef"], *model["bootstrap"]]:
         assert all(coef[1 + j] >= 0 for j in calibration.MONOTONE)
@@ -83,19 +87,19 @@ def test_the_same_position_gets_the_same_chance_and_margin():
     view = KT.view(state, 0)
     stats = playout_stats(KT, view, 0, seed=3, playouts=4)
     assert stats == playout_stats(KT, view, 0, seed=3, playouts=4)
-    assert calibration.chance("know_thyself", stats, 0) == calibration.chance("know_thyself", stats, 0)
+    assert calibration.chance(KT, stats, 0) == calibration.chance(KT, stats, 0)
     assert estimate(KT, view, 0, 3, 4, 0) == estimate(KT, view, 0, 3, 4, 0)
 
 
 def test_no_playout_won_still_leaves_a_chance_of_winning():
     # Greedy playouts win hardly a Know Thyself game, the advisor about one in five: the
     # raw share was 0 % at nearly every move of the games it went on to win.
-    chance, margin = calibration.chance("know_thyself", _stats(0.0, *calibration.load("know_thyself")["mean"][1:3]), 10)
+    chance, margin = calibration.chance(KT, _stats(0.0, *calibration.load(KT)["mean"][1:3]), 10)
     assert 0.02 < chance < 0.98 and margin > 0
 
 
 def test_a_game_without_a_map_gets_the_raw_share_with_its_wilson_margin():
-    chance, margin = calibration.chance("no_such_game", _stats(0.0, 0, 0), 0)
+    chance, margin = calibration.chance(get_rules("warring_planets"), _stats(0.0, 0, 0), 0)
     assert chance == 0.0 and 0.10 < margin < 0.12
 
 
@@ -111,7 +115,7 @@ def test_the_review_prints_the_calibrated_chance_with_its_margin():
     assert len(rows) == len(before)
     for row, (view, made) in zip(rows, before):
         stats = playout_stats(KT, view, 0, seed, 2)
-        chance, margin = calibration.chance("know_thyself", stats, made)
+        chance, margin = calibration.chance(KT, stats, made)
         assert (row["win_before"], row["margin_before"]) == (chance, margin)
         assert margin > 0
     # A move's "after" is the next move's "before" (nobody else moves in a game alone).
