@@ -2,7 +2,7 @@
 
 Run from the repository root:  .venv/bin/python bench/bots.py [--games N] [--game SLUG ...]
                                 [--level LEVEL ...] [--opponent OPP ...] [--jobs J] [--json]
-                                [--progress FILE]
+                                [--progress FILE] [--calibration [--chance-every K] [--fit-maps]]
 
 For each game and level, over N seeded games (default 200; game g uses seed g, and the bot
 takes seat 0 in even games and seat 1 in odd ones):
@@ -25,17 +25,27 @@ with the same FILE counts the games already recorded there by the same engine an
 (their source's digest is on each line) instead of playing them again: a long row can be
 played in several sittings, and its figures are the ones a single run would print
 (bench/results/bots.jsonl is the record the closing notes' figures come from).
-``--calibration`` also estimates, before each move of the search levels (ISMCTS: the
-advisor's and the top one) in the games played alone or as a pair, the chance of winning
-the review would print (``games.bots.advice.win_chance``) and gives the rows the expected
-calibration error of those chances against the games' results (``ece``, over ``chances``
-moves).  Games recorded without chances count for the win rate and not for the ECE: a
-later run with more ``--games`` adds games that carry them.
+``--calibration`` also records, before each move of the search levels (ISMCTS: the
+advisor's and the top one) in the games played alone or as a pair, what the review's
+playouts say (``games.bots.advice.playout_stats``: the share of 32 greedy playouts won, how
+far they got, the scorer's value, the moves made; ``--chance-every K`` at every K-th move
+only, where the playouts cost more than the move) and gives the rows the expected
+calibration error of the review's chances against the games' results, measured on games
+the calibration map did not see (five folds of games, each fold's chances from a map fitted
+on the other four): ``ece`` (ten bins) over ``chances`` moves of ``chance_games`` games,
+``ece_ci95`` (the games resampled), ``ece_raw`` (the raw share of playouts won, the chances
+before the maps) and ``brier`` against ``brier_base`` (the training folds' win rate at every
+move: a map that learnt only the base rate would also show a small ECE).  Games recorded
+without them count for the win rate and not for the ECE: a later run with more ``--games``
+adds games that carry them.  ``--fit-maps`` writes each game's map (its folder's
+``chance_maps.json``, read by ``games.bots.calibration``) from all the advisor level's
+recorded games of its row.
 ``--solver FILE`` reads ``bench/solver.py --json`` output and gives each solo row the share
 of deals the solver proved winnable and the win rate's ratio to it.
 ``--json`` prints a JSON list of rows {"game", "level", "opponent", "games", "win_rate",
-"ci95" (its Wilson 95 % interval), "move_p50_s", "move_p95_s"} (with "ece", "chances",
-"solver_winnable", "ratio_to_winnable" where asked); otherwise a table, with the issue's targets
+"ci95" (its Wilson 95 % interval), "move_p50_s", "move_p95_s"} (with "ece", "ece_ci95",
+"ece_raw", "brier", "brier_base", "chances", "chance_games", "solver_winnable",
+"ratio_to_winnable" where asked); otherwise a table, with the issue's targets
 checked: ISMCTS beats random in >= 90 % of Warring Planets games and greedy in >= 60 %, a
 bot pair wins Lovers' Discourse >= 3x as often as a random pair, a move takes <= 2 s at the
 highest level.
@@ -49,6 +59,7 @@ import functools
 import hashlib
 import json
 import os
+import random
 import statistics
 import sys
 import time
@@ -56,7 +67,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.bots import LEVELS, choose_move  # noqa: E402
-from games.bots.advice import win_chance  # noqa: E402
+from games.bots import calibration  # noqa: E402
+from games.bots.advice import ADVICE_LEVEL, PLAYOUTS, playout_stats  # noqa: E402
 from games.engine import get_rules  # noqa: E402
 
 BOT_LEVELS = [lv for lv in LEVELS if lv != "random"]
@@ -80,30 +92,39 @@ SEATS = {"tarot_hallow": 3}
 
 
 def play(rules, levels: list[str], bot_seats: set[int], seed: int, times: list[float],
-         chances: list[float] | None = None) -> dict:
-    """Play one game; with ``chances`` (a list), the review's chance of winning
-    (games.bots.advice.win_chance, as the review estimates it) at each bot move goes there,
-    read from that seat's view before the move is searched (the CPU time is not the bot's)."""
+         chances: list[list[float]] | None = None) -> dict:
+    """Play one game; with ``chances`` (a list), what the review's playouts say
+    (games.bots.advice.playout_stats: ``[moves made, share won, mean final score, mean
+    scorer value]``) at every ``CHANCE_EVERY``-th bot move goes there, read from that
+    seat's view before the move is searched (the CPU time is not the bot's)."""
     state = rules.new_game(seed, len(levels))
+    made = asked = 0
     while rules.to_act(state):
         seat = rules.to_act(state)[0]
         moves = rules.legal_moves(state, seat)
         view = rules.view(state, seat)
         if chances is not None and seat in bot_seats:
-            chances.append(win_chance(rules, view, seat, seed=seed))
+            if asked % CHANCE_EVERY == 0:
+                stats = playout_stats(rules, view, seat, seed=seed)
+                if stats is not None:
+                    chances.append([made, round(stats["share"], 4), round(stats["score"], 3),
+                                    round(stats["value"], 3)])
+            asked += 1
         start = time.process_time()
         move = choose_move(rules, view, moves, seat, levels[seat], seed=seed)
         if seat in bot_seats:
             times.append(time.process_time() - start)
         state = rules.apply(state, seat, move)
+        made += 1
     return rules.outcome(state)
 
 
+CHANCE_EVERY = 1  # --chance-every K: the playouts at every K-th bot move (they cost more than the move)
 CALIBRATE = False  # --calibration: the review's chances at each of the search levels' moves
 SEARCHERS = ("ismcts", "ismcts_deep")
 
 
-def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[float], list[float] | None]:
+def one_game(slug: str, level: str, opponent: str, g: int) -> tuple[int, list[float], list[list[float]] | None]:
     """(1 if the bot's side won game ``g`` else 0, the bot's move times, the review's
     chances at its moves when calibrating: the top level of the games played alone or as a
     pair, where a win is the side's)."""
@@ -130,10 +151,16 @@ PROGRESS: str | None = None  # a file each finished game is appended to (--progr
 GAMES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "games")
 
 
+# The calibration map turns the recorded playouts into chances after the fact: it is fitted on
+# these records and changes neither a game nor its playouts, so refitting it (or changing how
+# it is fitted) keeps the record standing.
+NOT_PLAYED = os.path.join(GAMES_DIR, "bots", "calibration.py")
+
+
 def _sources(path: str, found: set[str]) -> None:
     """``path`` and every module of games/engine and games/bots it imports, at any depth
     (imports inside functions too: a determinizer is imported where it is used)."""
-    if path in found or not os.path.exists(path):
+    if path in found or not os.path.exists(path) or path == NOT_PLAYED:
         return
     found.add(path)
     with open(path) as source:
@@ -235,11 +262,13 @@ def bench(slug: str, level: str, opponent: str, games: int, jobs: int = 1) -> di
            "win_rate": round(wins / games, 4), "ci95": [round(low, 4), round(high, 4)],
            "move_p50_s": round(statistics.median(times), 4) if times else 0.0,
            "move_p95_s": round(times[min(len(times) - 1, int(0.95 * len(times)))], 4) if times else 0.0}
-    pairs = [(c, r[0]) for r in results if len(r) > 2 and r[2] for c in r[2] if c is not None]
-    if pairs:
-        row["ece"] = round(ece(pairs), 4)
-        row["chances"] = len(pairs)
-        row["chance_games"] = sum(1 for r in results if len(r) > 2 and r[2])
+    recorded_chances = [(r[0], [c for c in r[2] if isinstance(c, list)]) for r in results
+                        if len(r) > 2 and r[2]]
+    recorded_chances = [(won, moves) for won, moves in recorded_chances if moves]
+    if len(recorded_chances) >= 2:
+        row.update(held_out_calibration(recorded_chances))
+        if FIT_MAPS and level == ADVICE_LEVEL:
+            write_map(slug, recorded_chances)
     if opponent in ("alone", "self") and slug in WINNABLE:
         row["solver_winnable"] = WINNABLE[slug]
         row["ratio_to_winnable"] = round(row["win_rate"] / WINNABLE[slug], 3) if WINNABLE[slug] else None
@@ -266,6 +295,68 @@ def ece(pairs: list[tuple[float, int]], bins: int = 10) -> float:
         groups.setdefault(min(int(p * bins), bins - 1), []).append((p, won))
     return sum(len(g) / len(pairs) * abs(sum(p for p, _ in g) / len(g) - sum(w for _, w in g) / len(g))
                for g in groups.values())
+
+
+FOLDS = 5
+
+
+def held_out_calibration(games: list[tuple[int, list[list[float]]]], resamples: int = 200) -> dict:
+    """How well the review's chances match the games' results, on games the map did not see:
+    the games are cut into ``FOLDS`` folds (game i in fold i % FOLDS), each fold's moves get
+    the chances of a map fitted on the other folds (``calibration.fit``), and the pooled
+    chances give ``ece`` (ten bins), with ``ece_ci95`` from resampling the games with
+    replacement (the moves of a game share its result: the games' count says how far to
+    trust it), ``ece_raw`` of the raw share of playouts won (the chances before there were
+    maps), and the Brier score against ``brier_base``'s, that of the training folds' win
+    rate at every move (a map that only learnt the base rate would have an ECE near 0 too;
+    the Brier score shows whether it tells positions apart)."""
+    held: list[list[tuple[float, float, int]]] = [[] for _ in games]
+    for fold in range(FOLDS):
+        train = [g for i, g in enumerate(games) if i % FOLDS != fold]
+        test = [i for i in range(len(games)) if i % FOLDS == fold]
+        if not train or not test:
+            continue
+        model = calibration.fit(train, PLAYOUTS, bootstraps=0)
+        base = sum(won for won, _ in train) / len(train)
+        for i in test:
+            won, moves = games[i]
+            for n, share, score, value in moves:
+                p = calibration.predict(model, calibration.features(share, score, value, n, PLAYOUTS))
+                held[i].append((p, won, share, base))
+    pairs = [(p, won) for rows in held for p, won, _, _ in rows]
+    rng = random.Random(0)
+    spread = []
+    for _ in range(resamples):
+        sample = [held[rng.randrange(len(held))] for _ in held]
+        pooled = [(p, won) for rows in sample for p, won, _, _ in rows]
+        if pooled:
+            spread.append(ece(pooled))
+    spread.sort()
+    brier = sum((p - won) ** 2 for p, won in pairs) / len(pairs)
+    brier_base = sum((base - won) ** 2 for rows in held for _, won, _, base in rows) / len(pairs)
+    return {"ece": round(ece(pairs), 4),
+            "ece_ci95": [round(spread[int(0.025 * len(spread))], 4), round(spread[int(0.975 * len(spread)) - 1], 4)],
+            "ece_raw": round(ece([(share, won) for rows in held for _, won, share, _ in rows]), 4),
+            "brier": round(brier, 4), "brier_base": round(brier_base, 4),
+            "chances": len(pairs), "chance_games": len(games)}
+
+
+FIT_MAPS = False  # --fit-maps: write each game's calibration map from the advisor's recorded games
+
+
+def write_map(slug: str, games: list[tuple[int, list[list[float]]]]) -> None:
+    """The game's map into its folder's chance_maps.json (one line per slug of the folder)."""
+    model = calibration.fit(games, PLAYOUTS)
+    model["fitted_on"] = f"bench/results/bots.jsonl, {ADVICE_LEVEL} alone or as a pair, code {code_fingerprint(slug)}"
+    path = calibration.maps_path(get_rules(slug))
+    maps = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            maps = json.load(f)
+    maps[slug] = model
+    with open(path, "w") as f:
+        f.write("{\n" + ",\n".join(f"{json.dumps(name)}: {json.dumps(maps[name], separators=(',', ':'))}"
+                                   for name in sorted(maps)) + "\n}\n")
 
 
 WINNABLE: dict[str, float] = {}  # --solver FILE: each solo game's share of deals proved winnable
@@ -301,8 +392,11 @@ def targets(rows: list[dict]) -> list[str]:
         lines.append(line)
     for row in rows:
         if "ece" in row:
-            lines.append(f"{row['game']} {row['level']} review chances: ECE {row['ece']:.3f} over {row['chances']} "
-                         f"moves of {row['chance_games']} games (target <= 0.05) "
+            low, high = row["ece_ci95"]
+            lines.append(f"{row['game']} {row['level']} review chances on held-out games: ECE {row['ece']:.3f} "
+                         f"(games resampled, 95 % {low:.3f}-{high:.3f}; raw share {row['ece_raw']:.3f}) over "
+                         f"{row['chances']} moves of {row['chance_games']} games, Brier {row['brier']:.3f} "
+                         f"(base rate {row['brier_base']:.3f}) (target <= 0.05) "
                          + ("ok" if row["ece"] <= 0.05 else "MISSED"))
     slow = [r for r in rows if r["level"] == TOP]
     if slow:
@@ -327,12 +421,20 @@ def main() -> None:
     parser.add_argument("--calibration", action="store_true",
                         help="estimate the review's chance of winning at each move of the search levels "
                              "(alone or as a pair) and print its expected calibration error (ece)")
+    parser.add_argument("--chance-every", type=int, default=1,
+                        help="with --calibration, the playouts at every K-th bot move only (they cost "
+                             "more than the move itself in Hermit's Arcana and Lovers' Discourse)")
+    parser.add_argument("--fit-maps", action="store_true",
+                        help="write each game's calibration map (games/engine/<folder>/chance_maps.json) from the "
+                             "advisor level's recorded games")
     parser.add_argument("--solver", help="bench/solver.py --json output: each solo row gets the share of "
                                          "deals proved winnable and the top level's ratio to it")
     args = parser.parse_args()
-    global PROGRESS, CALIBRATE
+    global PROGRESS, CALIBRATE, CHANCE_EVERY, FIT_MAPS
+    FIT_MAPS = args.fit_maps
     PROGRESS = args.progress
     CALIBRATE = args.calibration
+    CHANCE_EVERY = max(1, args.chance_every)
     if args.solver:
         with open(args.solver) as f:
             WINNABLE.update({r["game"]: r["winnable"] for r in json.load(f)})
@@ -348,8 +450,8 @@ def main() -> None:
                 row = bench(slug, level, opp, args.games, args.jobs)
                 rows.append(row)
                 if not args.json:
-                    extra = (f"  ECE {row['ece']:.3f} over {row['chances']} moves of {row['chance_games']} games"
-                             if "ece" in row else "")
+                    extra = (f"  held-out ECE {row['ece']:.3f} (raw {row['ece_raw']:.3f}) over {row['chances']} "
+                             f"moves of {row['chance_games']} games" if "ece" in row else "")
                     if row.get("ratio_to_winnable") is not None:
                         extra += f"  {row['ratio_to_winnable']:.0%} of the winnable {row['solver_winnable']:.0%}"
                     print(f"{row['game']:21} {row['level']:12} vs {row['opponent']:7} "

@@ -14,7 +14,11 @@ another move avoids it).
 for each move the seat made, gives the advisor's choice in its place and the chance of
 winning before and after the move, estimated by playouts: determinizations of the seat's
 view played to the end by the greedy policy (with the same rules of thumb), ``PLAYOUTS`` of
-them, with a 95 % Wilson interval.  A move that differs from the advice and gave away at
+them.  Greedy wins far less often than the advisor (Know Thyself: hardly ever, against about
+a fifth), so what the playouts say (``playout_stats``) goes through the game's calibration
+map (``calibration``, fitted on the bench's games of the advisor): a chance is how often the
+advisor's games won from positions like this one, with the half-width of its 95 % interval
+(the playouts' own and the map's).  A move that differs from the advice and gave away at
 least ``MARKS``' share of the chance is marked an inaccuracy, a mistake or a blunder (Lichess
 marks a drop in its winning chances the same way).  Both see only the seat's views.
 """
@@ -26,7 +30,7 @@ import random
 
 from games.engine.base import IllegalMove
 
-from . import scoring
+from . import calibration, scoring
 from .core import decide, greedy_move, move_key, playable, rng_for
 
 ADVICE_LEVEL = "ismcts"
@@ -90,16 +94,21 @@ def hint(rules, view: dict, moves: list[dict], seat: int, seed: int = 0,
             "why": _why(rules, view, seat, move, stats, rng)}
 
 
-def win_chance(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAYOUTS) -> float | None:
-    """The share of playouts from this view that the seat wins (None without a
-    determinizer for the game)."""
+def playout_stats(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAYOUTS) -> dict | None:
+    """What ``playouts`` greedy playouts from this view say, raw (None without a
+    determinizer for the game): ``share``, the share of them the seat wins (a draw half);
+    ``score``, the mean of the game's own final score for the seat (how far they got,
+    ``outcome()["scores"]``); ``value``, the mean of the bots' scorer on the dealt positions
+    before the playouts (``scoring.score``).  The calibration map (``calibration``) turns
+    them into a chance of winning."""
     rng = rng_for(view, seat, seed, "chance")
-    wins = 0.0
+    wins = reached = judged = 0.0
     for _ in range(playouts):
         try:
             state = rules.determinize(view, seat, rng)
         except NotImplementedError:
             return None
+        judged += scoring.score(rules, state, seat)
         for _ in range(MAX_PLAYOUT_MOVES):
             actors = rules.to_act(state)
             if not actors:
@@ -109,7 +118,29 @@ def win_chance(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAY
         out = rules.outcome(state)
         if out is not None:
             wins += 1.0 if seat in out["winners"] else 0.5 if out["result"] == "draw" else 0.0
-    return wins / playouts
+            scores = out.get("scores") or []
+            reached += float(scores[seat]) if seat < len(scores) else 0.0
+    return {"share": wins / playouts, "score": reached / playouts, "value": judged / playouts,
+            "playouts": playouts}
+
+
+def estimate(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAYOUTS,
+             moves_made: int = 0) -> tuple[float | None, float | None]:
+    """``(chance, margin)``: the seat's chance of winning from this view, the playouts'
+    statistics through the game's calibration map (``calibration.chance``), and the
+    half-width of its 95 % interval; ``moves_made`` is how many moves the game has seen
+    (the map reads how far the game is).  ``(None, None)`` without a determinizer."""
+    stats = playout_stats(rules, view, seat, seed, playouts)
+    if stats is None:
+        return None, None
+    return calibration.chance(rules, stats, moves_made)
+
+
+def win_chance(rules, view: dict, seat: int, seed: int = 0, playouts: int = PLAYOUTS,
+               moves_made: int = 0) -> float | None:
+    """The seat's calibrated chance of winning from this view (``estimate`` without its
+    margin)."""
+    return estimate(rules, view, seat, seed, playouts, moves_made)[0]
 
 
 def margin(chance: float | None, playouts: int = PLAYOUTS) -> float | None:
@@ -185,22 +216,21 @@ def review(rules, seed: int, players: int, options: dict | None, record: list, s
             rows.append({"n": n, "move": move, "words": words, "bot_move": bot, "bot_words": bot_words,
                          "differs": differs})
 
-    chances: dict[str, float | None] = {}
+    chances: dict[tuple[str, int], tuple[float | None, float | None]] = {}
 
-    def chance(view: dict) -> float | None:
-        key = move_key(view)
+    def chance(view: dict, moves_made: int) -> tuple[float | None, float | None]:
+        key = (move_key(view), moves_made)
         if key not in chances:
             if deadline is not None and time.time() > deadline:
-                return None
-            chances[key] = win_chance(rules, view, seat, bot_seed, playouts)
+                return None, None
+            chances[key] = estimate(rules, view, seat, bot_seed, playouts, moves_made)
         return chances[key]
 
     for row, (before_view, after_view, final) in zip(rows, views):
-        before = chance(before_view)
-        after = final if final is not None else chance(after_view)
+        before, before_margin = chance(before_view, row["n"])
+        after, after_margin = (final, 0.0) if final is not None else chance(after_view, row["n"] + 1)
         row.update({"win_before": before, "win_after": after,
-                    "margin_before": margin(before, playouts),
-                    "margin_after": 0.0 if final is not None else margin(after, playouts)})
+                    "margin_before": before_margin, "margin_after": after_margin})
         row["mark"] = mark(row)
     return rows
 

@@ -105,6 +105,10 @@ def test_a_review_is_asked_once_made_by_the_worker_and_kept(alice, alice_client,
         assert "seat" not in row["words"].lower() + (row["bot_words"] or "").lower()
     shown = alice_client.get(url).content.decode()
     assert "Chance of winning" in shown
+    # Know Thyself has a calibration map: every chance is printed with its margin.
+    estimated = [r for r in review.rows if r["win_before"] is not None]
+    assert estimated and all(r["margin_before"] > 0 for r in estimated)
+    assert shown.count(" % ± ") >= len(estimated)
     differs = sum(r["differs"] for r in review.rows)
     assert shown.count('class="differs"') == differs
 
