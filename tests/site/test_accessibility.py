@@ -3,29 +3,21 @@
 axe-core (``axe-playwright-python``, which ships axe-core's script) checks every page of
 the site, found from the URLconf (``tests/site/every_page.py``), with real data, at 390
 and 1280 px, in the light and the dark scheme, against WCAG 2.2 A and AA and axe's best
-practices: no serious or critical violation anywhere.  The walk is split into a test per
-width, scheme and share of the pages (so the workers share it), on one cast per worker;
-one browser context per test, the visitor's session cookie swapped in; every page's
-violations are gathered into one message (and test-results/axe-violations-*.txt, one file
-per test).  Keyboard play, focus across htmx swaps
+practices: no serious or critical violation anywhere.  One browser context per width and
+scheme, the visitor's session cookie swapped in; every page's violations are gathered into
+one message (and test-results/axe-violations.txt).  Keyboard play, focus across htmx swaps
 and reduced motion: tests/games/test_keyboard_play.py.
 """
 
 from __future__ import annotations
 
-import copy
-import uuid
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.test import Client
-
-from tests.conftest import user_maker
-from tests.support.environment import RUN_ID
 
 from .every_page import HOW_TO_ADD, Visit, build_cast, patterns, unvisitable, visits, why_not_a_page
 
@@ -102,109 +94,42 @@ def test_a_page_added_without_visit_data_is_named_with_how_to_add_it(settings):
     assert "SAMPLES" in HOW_TO_ADD and "BY_NAME" in HOW_TO_ADD and "NOT_PAGES" in HOW_TO_ADD
 
 
-def test_every_page_has_a_way_to_be_visited():
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_every_page_passes_axe_at_both_widths_in_both_schemes(browser, live_server, make_user, settings, tmp_path):
     missing = unvisitable()
     assert not missing, "pages with no way to visit them:\n" + "\n".join(missing) + "\n" + HOW_TO_ADD
-
-
-@pytest.fixture(autouse=True)
-def _live_server_helper(request):
-    """pytest-django's helper of the same name, less its ``transactional_db``: the walk's
-    tests share the cast of their module (``walk``), which that fixture's flush at the end
-    of each test would wipe; ``walk`` opens the database itself and flushes it once, when
-    the module's last test on this worker is done."""
-    if "live_server" not in request.fixturenames:
-        yield
-        return
-    live_server = request.getfixturevalue("live_server")
-    live_server._live_server_modified_settings.enable()
-    yield
-    live_server._live_server_modified_settings.disable()
-
-
-@dataclass
-class Walk:
-    pages: list[Visit]
-    problems: list[str]
-    cookies: dict[str, str]  # a visitor's session key
-
-
-@pytest.fixture(scope="module")
-def walk(django_db_setup, django_db_blocker, live_server, password_hash, tmp_path_factory):
-    """The cast (tests/site/every_page.py) and the pages its visits reach, made once per
-    worker for the walk's tests, which only read it: building it (every game played, a
-    seal rendered, the solver run) took 57 s at a load near 8, against 570 s for the
-    eight parts of the walk, so each worker that takes a part pays it once, not per part.
-    Committed, so the live server's thread sees it; flushed at the end like a
-    transactional test's data.  It asks for ``live_server`` so that pytest-django sets the
-    test database up even for a run of ``test_each_pattern_...`` alone."""
-    from django.core.management import call_command
-    from pytest_django.fixtures import Settings
-
-    settings = Settings(_is_pytest_django=True)
-    # A cache namespace of its own, as every test's (conftest's _fresh_cache_namespace).
-    caches = copy.deepcopy(settings.CACHES)
-    caches["default"]["KEY_PREFIX"] = f"test-{RUN_ID}-{uuid.uuid4().hex[:8]}"
-    settings.CACHES = caches
-    with django_db_blocker.unblock():
-        try:
-            cast = build_cast(user_maker(password_hash), settings, tmp_path_factory.mktemp("sent-mail"))
-            pages, problems = classify(cast, visits(cast))
-            cookies = {}
-            for name in {p.visitor for p in pages if p.visitor}:
-                client = Client()
-                client.force_login(cast.users[name])
-                cookies[name] = client.cookies["sessionid"].value
-            yield Walk(pages, problems, cookies)
-        finally:
-            call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
-            settings._finalize()
-
-
-def test_each_pattern_of_the_walk_reaches_a_page(walk):
-    """The plan's problems: a pattern none of whose visits reached anything, a fragment
-    where a page was meant."""
-    assert walk.pages
-    assert not walk.problems, "\n".join(walk.problems)
-
-
-# The walk, split so that pytest-xdist spreads it over its workers (whole, it bounded a
-# worker's pass at about 200 s of CPU): each width and scheme, in PARTS shares of the pages.
-PARTS = 2
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("part", range(PARTS), ids=lambda part: f"part{part + 1}of{PARTS}")
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=lambda viewport: f"{viewport['width']}px")
-def test_every_page_passes_axe_at_both_widths_in_both_schemes(walk, browser, live_server, django_db_blocker,
-                                                              viewport, scheme, part):
-    # A visitor's pages one after another: the session cookie is swapped in when it changes.
-    pages = sorted(walk.pages, key=lambda v: (str(v.visitor), v.path))[part::PARTS]
-    context = browser.new_context(base_url=live_server.url, viewport=viewport, color_scheme=scheme)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    visitor = "-"
+    cast = build_cast(make_user, settings, tmp_path / "sent-mail")
+    planned = visits(cast)
+    pages, problems = classify(cast, planned)
+    assert not problems, "\n".join(problems)
+    cookies = {}
+    for name in {p.visitor for p in pages if p.visitor}:
+        client = Client()
+        client.force_login(cast.users[name])
+        cookies[name] = [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     violations: list[str] = []
-    try:
-        # The live server's thread reads the cast through the database this test opens.
-        with django_db_blocker.unblock():
-            for visit in pages:
-                if visit.visitor != visitor:
-                    context.clear_cookies()
-                    if visit.visitor:
-                        context.add_cookies([{"name": "sessionid", "value": walk.cookies[visit.visitor],
-                                              "url": live_server.url}])
-                    visitor = visit.visitor
-                answer = page.goto(visit.path)
-                assert answer.status == visit.status, (visit, answer.status)
-                page.wait_for_load_state("load")
-                who = visit.visitor or "not logged in"
-                where = f"{visit.label} {visit.path} as {who}, {viewport['width']} px, {scheme}"
-                violations += axe_violations(page, where)
-    finally:
-        context.close()
-    report = REPORT.with_name(f"axe-violations-{viewport['width']}-{scheme}-{part + 1}of{PARTS}.txt")
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text("\n".join(violations) + "\n")
+    for viewport in (PHONE, DESKTOP):
+        for scheme in ("light", "dark"):
+            # One context per width and scheme; the visitor's session cookie is swapped in.
+            context = browser.new_context(base_url=live_server.url, viewport=viewport, color_scheme=scheme)
+            context.set_default_timeout(20_000)
+            page = context.new_page()
+            visitor = "-"
+            try:
+                for visit in sorted(pages, key=lambda v: str(v.visitor)):
+                    if visit.visitor != visitor:
+                        context.clear_cookies()
+                        context.add_cookies(cookies.get(visit.visitor, []))
+                        visitor = visit.visitor
+                    answer = page.goto(visit.path)
+                    assert answer.status == visit.status, (visit, answer.status)
+                    page.wait_for_load_state("load")
+                    who = visit.visitor or "not logged in"
+                    where = f"{visit.label} {visit.path} as {who}, {viewport['width']} px, {scheme}"
+                    violations += axe_violations(page, where)
+            finally:
+                context.close()
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text("\n".join(violations) + "\n")
     assert not violations, (f"{len(violations)} serious or critical axe violations:\n" + "\n".join(violations))
