@@ -64,7 +64,9 @@ def log_in(context, live_server, user) -> None:
 def active_worker(page) -> str:
     """Waits for the page's service worker to be active and in control; returns its scope."""
     scope = page.evaluate("navigator.serviceWorker.ready.then((registration) => registration.scope)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # A function, not an expression: Playwright polls an expression through eval, which
+    # the site's CSP refuses once it has to poll (the controller not there yet).
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     return scope
 
 
