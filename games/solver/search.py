@@ -225,9 +225,44 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                 return
         yield None
 
+    def walk(ordered, limit=None, label=None):
+        """Depth first from the deal, children in the order ``ordered(parent)`` gives (or
+        the winning move it found), until the tree is exhausted or ``nodes`` reaches
+        ``limit``: yields _TICK now and then and the winning line if found (``label``, if
+        given, recorded in found_by first); returns whether it found one."""
+        nonlocal max_depth
+        path: list[dict] = []
+        winning, kids = ordered(state)
+        if winning is not None:
+            if label:
+                found_by.append(label)
+            yield [winning]
+            return True
+        stack = [kids]
+        while stack and (limit is None or nodes < limit):
+            todo = stack[-1]
+            if not todo:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            move, child = todo.pop()
+            path.append(move)
+            winning, kids = ordered(child)
+            if winning is not None:
+                if label:
+                    found_by.append(label)
+                yield path + [winning]
+                return True
+            stack.append(kids)
+            if len(stack) > max_depth:
+                max_depth = len(stack)
+            if nodes >= tick_at:
+                yield _TICK
+        return False
+
     def depth_first():
         """The exhaustive search; the last item is the winning line or _EXHAUSTED."""
-        nonlocal max_depth
         seen = {hash(key_of(state))}
 
         def ordered(parent):
@@ -239,31 +274,8 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
             order = sorted(range(len(kids)), key=lambda i: (kids[i][0], -i))
             return None, [kids[i][1:] for i in order]
 
-        path: list[dict] = []
-        winning, kids = ordered(state)
-        if winning is not None:
-            yield [winning]
-            return
-        stack = [kids]
-        while stack:
-            todo = stack[-1]
-            if not todo:
-                stack.pop()
-                if path:
-                    path.pop()
-                continue
-            move, child = todo.pop()
-            path.append(move)
-            winning, kids = ordered(child)
-            if winning is not None:
-                yield path + [winning]
-                return
-            stack.append(kids)
-            if len(stack) > max_depth:
-                max_depth = len(stack)
-            if nodes >= tick_at:
-                yield _TICK
-        yield _EXHAUSTED
+        if not (yield from walk(ordered)):
+            yield _EXHAUSTED
 
     def restarts():
         """Short depth-first searches, each with its own table, ties between equally ranked
@@ -274,7 +286,6 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
         with the engine's order of ties, won in 6 s with the reverse), the heavy tail that
         randomised restarts cut (Gomes, Selman and Kautz 1998).  It never proves a deal
         lost (each run is cut short); its last item is the winning line."""
-        nonlocal max_depth
         run = 0
         while True:
             run += 1
@@ -292,32 +303,8 @@ def iter_solve(rules, state: dict, *, max_nodes: int | None = 1_000_000,
                     keyed.append(keyed.pop(rng.randrange(len(keyed) - 1)))
                 return None, [k[2:] for k in keyed]
 
-            path: list[dict] = []
-            winning, kids = ordered(state)
-            if winning is not None:
-                found_by.append("restarts")
-                yield [winning]
+            if (yield from walk(ordered, limit, "restarts")):
                 return
-            stack = [kids]
-            while stack and nodes < limit:
-                todo = stack[-1]
-                if not todo:
-                    stack.pop()
-                    if path:
-                        path.pop()
-                    continue
-                move, child = todo.pop()
-                path.append(move)
-                winning, kids = ordered(child)
-                if winning is not None:
-                    found_by.append("restarts")
-                    yield path + [winning]
-                    return
-                stack.append(kids)
-                if len(stack) > max_depth:
-                    max_depth = len(stack)
-                if nodes >= tick_at:
-                    yield _TICK
 
     found_by: list[str] = []  # which search settled the deal, for the bench's stats
     searches = [depth_first(), beams()] + ([restarts()] if diversify else [])
