@@ -16,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.long(100)
 @pytest.mark.cluster
 def test_a_cluster_loses_nothing_when_a_web_node_a_worker_and_the_scheduler_die():
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}

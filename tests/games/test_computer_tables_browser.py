@@ -23,6 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(tra
 SCREENSHOTS = "test-results/screenshots"
 
 
+@pytest.mark.long(46)
 def test_one_person_and_five_computer_players_play_a_tarot_hallow_of_six_to_its_end(
         browser, live_server, celery_worker_process, alice):
     context, page = logged_in_page(browser, live_server, alice)

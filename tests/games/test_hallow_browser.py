@@ -31,6 +31,7 @@ def moved_on(game: Game) -> Game:
     raise AssertionError("the move was not stored")
 
 
+@pytest.mark.long(31)
 def test_three_players_in_three_browsers_play_rounds_in_different_orders(browser, live_server, make_user,
                                                                           alice, bob):
     users = cast(make_user, alice, bob, 3)

@@ -85,6 +85,7 @@ def click_move(page, move: dict) -> None:
         page.locator(".confirm button").click()
 
 
+@pytest.mark.long(65)
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_seeded_game_is_played_to_its_end_by_clicking_on_a_phone(browser, live_server, alice):

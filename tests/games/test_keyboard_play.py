@@ -91,6 +91,7 @@ def wait_for_move(game: Game, timeout: float = 30) -> Game:
     return current
 
 
+@pytest.mark.long(29)
 def test_a_whole_know_thyself_game_by_keyboard_alone(browser, live_server, alice):
     game = services.start_game(alice, "know_thyself", {"variant": "standard"}, seed=12)
     context, page = logged_in_page(browser, live_server, alice)
@@ -116,6 +117,7 @@ def test_a_whole_know_thyself_game_by_keyboard_alone(browser, live_server, alice
         context.close()
 
 
+@pytest.mark.long(49)
 @pytest.mark.worker
 def test_a_whole_warring_planets_game_against_the_computer_by_keyboard_alone(
         browser, live_server, celery_worker_process, alice):

@@ -102,6 +102,7 @@ def play(game: Game, choose: random.Random, *, prefer=lambda m: False, until=lam
     return reload(game)
 
 
+@pytest.mark.long(33)
 def test_hermits_arcana_mid_way_and_finished(browser, live_server, alice):
     choose = random.Random(5)
     mid = Game.objects.get(pk=services.start_game(alice, "hermits_arcana", {"variant": "standard"}, seed=5).pk)
@@ -126,6 +127,7 @@ def test_hermits_arcana_mid_way_and_finished(browser, live_server, alice):
     })
 
 
+@pytest.mark.long(53)
 def test_the_2021_editions_with_a_bridge_and_a_guard(browser, live_server, alice, bob):
     know = services.start_game(alice, "know_thyself_2021", {"variant": "standard"}, seed=21)
     know = play(know, random.Random(21), prefer=lambda m: "bridge:" in str(m.get("to", "")),
@@ -150,6 +152,7 @@ def test_the_2021_editions_with_a_bridge_and_a_guard(browser, live_server, alice
     assert "your Guard" in said["wp2021-guard"] or "their Guard" in said["wp2021-guard"]
 
 
+@pytest.mark.long(43)
 @pytest.mark.parametrize("seats", [3, 6])
 def test_tarot_hallow_mid_round_and_after_a_reveal(browser, live_server, make_user, alice, bob, seats):
     users = cast(make_user, alice, bob, seats)
@@ -178,6 +181,7 @@ def test_tarot_hallow_mid_round_and_after_a_reveal(browser, live_server, make_us
     assert "then where it goes" not in said[f"hallow{seats}-mid-round"]
 
 
+@pytest.mark.long(60)
 def test_the_tarot_wizards_table(browser, live_server, alice, bob, carol):
     table = make_table(alice, bob, carol)
     first = wizards.start_session(table, alice, title="The ferry")

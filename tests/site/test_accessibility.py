@@ -3,10 +3,10 @@
 axe-core (``axe-playwright-python``, which ships axe-core's script) checks every page of
 the site, found from the URLconf (``tests/site/every_page.py``), with real data, at 390
 and 1280 px, in the light and the dark scheme, against WCAG 2.2 A and AA and axe's best
-practices: no serious or critical violation anywhere.  One browser context per width and
-scheme, the visitor's session cookie swapped in; every page's violations are gathered into
-one message (and test-results/axe-violations.txt).  Keyboard play, focus across htmx swaps
-and reduced motion: tests/games/test_keyboard_play.py.
+practices: no serious or critical violation anywhere.  One test per width and scheme, each
+with one browser context, the visitor's session cookie swapped in; every page's violations
+are gathered into one message (and test-results/axe-violations-<width>-<scheme>.txt).
+Keyboard play, focus across htmx swaps and reduced motion: tests/games/test_keyboard_play.py.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ GRAVE = {"serious", "critical"}
 # What axe-core finds depends on the markup alone, which the test client's tests draw on
 # both backends: the second pass of .ci/run leaves this walk out (tests/support/passes.py).
 pytestmark = pytest.mark.looks
-# Every violation of the last run, to read whole (the assertion's message is cut short).
+# Every violation of the last run, to read whole (the assertion's message is cut short):
+# one file per width and scheme, named from this one.
 REPORT = Path(settings.BASE_DIR) / "test-results" / "axe-violations.txt"
 
 
@@ -94,9 +95,18 @@ def test_a_page_added_without_visit_data_is_named_with_how_to_add_it(settings):
     assert "SAMPLES" in HOW_TO_ADD and "BY_NAME" in HOW_TO_ADD and "NOT_PAGES" in HOW_TO_ADD
 
 
+# The walk at each width and scheme is a test of its own, with a cast of its own: the four
+# run side by side on the suite's workers.  As one test the walk took 7 min 19 s of a
+# 12 min 30 s PostgreSQL pass, the last two and a half minutes alone; building the cast
+# again costs each part a few seconds.  (Sharing one cast through a module fixture was
+# tried: the module's flush met the live server's connections and left rows behind.)
+@pytest.mark.long(115)
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_every_page_passes_axe_at_both_widths_in_both_schemes(browser, live_server, make_user, settings, tmp_path):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+def test_every_page_passes_axe_at_both_widths_in_both_schemes(browser, live_server, make_user, settings, tmp_path,
+                                                              viewport, scheme):
     missing = unvisitable()
     assert not missing, "pages with no way to visit them:\n" + "\n".join(missing) + "\n" + HOW_TO_ADD
     cast = build_cast(make_user, settings, tmp_path / "sent-mail")
@@ -109,27 +119,26 @@ def test_every_page_passes_axe_at_both_widths_in_both_schemes(browser, live_serv
         client.force_login(cast.users[name])
         cookies[name] = [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     violations: list[str] = []
-    for viewport in (PHONE, DESKTOP):
-        for scheme in ("light", "dark"):
-            # One context per width and scheme; the visitor's session cookie is swapped in.
-            context = browser.new_context(base_url=live_server.url, viewport=viewport, color_scheme=scheme)
-            context.set_default_timeout(20_000)
-            page = context.new_page()
-            visitor = "-"
-            try:
-                for visit in sorted(pages, key=lambda v: str(v.visitor)):
-                    if visit.visitor != visitor:
-                        context.clear_cookies()
-                        context.add_cookies(cookies.get(visit.visitor, []))
-                        visitor = visit.visitor
-                    answer = page.goto(visit.path)
-                    assert answer.status == visit.status, (visit, answer.status)
-                    page.wait_for_load_state("load")
-                    who = visit.visitor or "not logged in"
-                    where = f"{visit.label} {visit.path} as {who}, {viewport['width']} px, {scheme}"
-                    violations += axe_violations(page, where)
-            finally:
-                context.close()
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    REPORT.write_text("\n".join(violations) + "\n")
+    # One context for the width and scheme; the visitor's session cookie is swapped in.
+    context = browser.new_context(base_url=live_server.url, viewport=viewport, color_scheme=scheme)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    visitor = "-"
+    try:
+        for visit in sorted(pages, key=lambda v: str(v.visitor)):
+            if visit.visitor != visitor:
+                context.clear_cookies()
+                context.add_cookies(cookies.get(visit.visitor, []))
+                visitor = visit.visitor
+            answer = page.goto(visit.path)
+            assert answer.status == visit.status, (visit, answer.status)
+            page.wait_for_load_state("load")
+            who = visit.visitor or "not logged in"
+            where = f"{visit.label} {visit.path} as {who}, {viewport['width']} px, {scheme}"
+            violations += axe_violations(page, where)
+    finally:
+        context.close()
+    report = REPORT.with_name(f"axe-violations-{viewport['width']}px-{scheme}.txt")
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text("\n".join(violations) + "\n")
     assert not violations, (f"{len(violations)} serious or critical axe violations:\n" + "\n".join(violations))

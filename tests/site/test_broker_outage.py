@@ -48,6 +48,7 @@ def _move(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+@pytest.mark.long(28)
 def test_beat_and_the_worker_ride_out_a_broker_outage_and_deliver_what_was_queued_meanwhile(
         beat_on_own_redis, broker_on_own_redis, own_redis, smtp_server, settings, alice, bob, outsider):
     # What the sweep waits before it publishes again what the broker lost (minutes in

@@ -155,6 +155,7 @@ def test_it_refuses_to_serve_a_network_with_debug_on(host, settings):
         call_command("runsite", "--host", host, "--no-migrate")
 
 
+@pytest.mark.long(26)
 def test_a_child_that_dies_is_started_again_and_the_site_carries_on(site):
     # Issue 38, item 14: beat ending on a broker outage stopped web, worker and mail
     # receiver with it ("beat exited with 1; stopping the others").

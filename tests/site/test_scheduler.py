@@ -73,6 +73,7 @@ def beats():
     redis.close()
 
 
+@pytest.mark.long(33)
 def test_only_one_beat_schedules_and_another_takes_over_when_it_dies(beats):
     first = beats("first")
     wait_for(first.has_lock, 60, "the first beat taking the lock")
