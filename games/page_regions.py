@@ -62,6 +62,14 @@ The protocol between the page and the server:
   loaded again; a searching level's move is the worker's, and the fast poll finds it.
   Without JavaScript the redirect comes after the computer's move, so the page it opens
   shows it.
+- **A refresh yields to the player.**  An answer is drawn against the digests and the
+  pick its request carried; the card picked is the page's own state, not the server's.
+  So the page (``static/games/game.js``) swaps a refresh's answer (the poll's, or the
+  fetch its event sets off) only if none of the player's requests from the game was on
+  its way while it was: a poll sent just before a pick and answered after it was drawn
+  with no card picked, and put the card back down.  Such an answer is let go whole (no
+  region without its digest), and the page asks again once the player's requests are
+  answered, with what it holds then.
 - **What stays constant in cost.**  A move late in a long game costs what an early one
   does, in queries, time and bytes: the log's window is fixed, the growing regions are
   sent in parts, each value of the presentation is read with ``repr`` once per answer

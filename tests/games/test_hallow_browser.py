@@ -1,17 +1,20 @@
 """Tarot Hallow in real Chromium: three players in three browser contexts play rounds in
 different orders by clicking, each page following the others by itself (a face-down card
 appears on a seat as it plays, the reveal shows the cards side by side and the winner);
-and a table of six fits a 390 px phone."""
+a card picked stays picked when the page's poll answers after the pick; and a table of
+six fits a 390 px phone."""
 
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Game
+from games import services
+from games.models import Game, Move
 
 from .hallow_helpers import cast, full_table
 from .test_browser import logged_in_page, play_one_move
@@ -111,5 +114,81 @@ def test_a_table_of_six_fits_a_phone(browser, live_server, make_user, alice, bob
         page.screenshot(path="test-results/screenshots/tarot_hallow-6-390.png", full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})
         page.screenshot(path="test-results/screenshots/tarot_hallow-6-1280.png", full_page=True)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("poll_sent", ["just before the pick", "while the pick is on its way"])
+def test_a_poll_answered_after_a_pick_leaves_the_card_picked(browser, live_server, make_user, alice, bob, poll_sent):
+    """Everyone plays at once, so the page polls while its player chooses: Bob plays, the
+    page's poll finds it and asks for its regions, and that answer is held back until
+    Alice's pick has been answered (the request sent before the pick, or while the pick's
+    own answer is on its way, so drawn with no card picked).  The late answer must not
+    put her card back down, nor make the page forget it (``#pick-state``, which every
+    later request sends): it was once swapped in over the pick, out of band, and the card
+    went back down (the server had it right; the page lost it until she clicked again)."""
+    users = cast(make_user, alice, bob, 3)
+    game = full_table(users, seed=a_clean_seed())
+    context, page = logged_in_page(browser, live_server, alice)
+    # The first of each that the page sends is held, drawn by the server at once and let
+    # go by the spec; any later one (the page asking again) goes through.
+    to_hold = {"pick": 1 if poll_sent == "while the pick is on its way" else 0, "refresh": 1}
+    held = {"pick": [], "refresh": []}
+
+    def hold_or_go(route):
+        kind = "pick" if re.search(r"[?&]pick=", route.request.url) else "refresh"
+        if to_hold[kind]:
+            to_hold[kind] -= 1
+            held[kind].append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    def wait_for_held(kind):
+        for _ in range(400):  # the poll asks every 5 s on a turn others share
+            if held[kind]:
+                return held[kind].pop()
+            page.wait_for_timeout(50)  # lets Playwright run the route's handler
+        raise AssertionError(f"the page sent no {kind}")
+
+    def bob_plays():
+        now = Game.objects.get(pk=game.pk)
+        services.submit_move(now.pk, bob, now.rules.legal_moves(now.load_state(), 1)[0], now.version)
+
+    try:
+        page.goto(f"/games/{game.pk}/")
+        expect(page.locator("#status .turn")).to_contain_text("Your turn")
+        page.route(re.compile(rf"/games/{game.pk}/\?"), hold_or_go)
+        card = page.locator("#hand a.pick").first
+        code = card.locator("[data-card]").get_attribute("data-card")
+        picked = page.locator(f'#hand a.pick[aria-pressed="true"]:has([data-card="{code}"])')
+        page.evaluate("""() => { window.answersLanded = 0;
+          document.addEventListener("htmx:afterOnLoad", () => { window.answersLanded += 1; }); }""")
+        if poll_sent == "just before the pick":
+            bob_plays()
+            refresh = wait_for_held("refresh")
+            card.click()
+        else:
+            card.click()
+            pick = wait_for_held("pick")
+            bob_plays()
+            refresh = wait_for_held("refresh")
+            pick[0].fulfill(response=pick[1])
+        expect(picked).to_be_attached()
+        expect(page.locator("#hand .choices form.move-form")).not_to_have_count(0)
+        expect(page.locator("#pick-state")).to_have_value(code)
+        landed = page.evaluate("() => window.answersLanded")
+        refresh[0].fulfill(response=refresh[1])  # the poll's late answer, drawn with no card picked
+        page.wait_for_function(f"() => window.answersLanded > {landed}")
+        page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-request')")
+        expect(picked).to_be_attached()
+        expect(page.locator("#pick-state")).to_have_value(code)
+        # The page still follows the table: Bob's face-down card is on his seat (the page
+        # asked again for what the late answer brought).
+        expect(page.locator("#hallow-seat-1 .hallow-played .card")).to_have_attribute("data-card", "back")
+        expect(picked).to_be_attached()
+        # And the pick plays: its choice is there to click.
+        page.locator("#hand .choices form.move-form button").first.click()
+        expect(page.locator("#hallow-seat-0 .hallow-played .card")).to_have_attribute("data-card", code)
+        assert Move.objects.filter(game=game, seat=0).count() == 1
     finally:
         context.close()
