@@ -99,9 +99,11 @@ WATCH_PAGE = 20
 
 def being_played():
     """The public games in play now, the one moved last first (the partial index
-    ``games_watchable`` serves it), with their seats and players in one more query: what
-    /games/watch/ lists a page at a time."""
+    ``games_watchable`` serves it), with their clock's pause (and whose vacation it is) in
+    the same query and their seats and players in one more: what /games/watch/ lists a
+    page at a time."""
     return _with_seats(Game.objects.filter(public=True, status=Game.Status.ACTIVE)
+                       .select_related("paused_clock__user")
                        .defer("state", "options").order_by("-updated_at", "-pk"))
 FOLLOWED_SHOWN = 12
 FOLLOWED_CHALLENGES = 20

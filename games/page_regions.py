@@ -119,7 +119,7 @@ LEFT = "left"
 WATCHING = "watching"
 
 # The status of the unsaved seat of anyone else looking at a public game (games.access):
-# the view of no seat, no move, no hand, no chat, no notes, no clock.
+# the view of no seat, no move, no hand, no chat, no notes; the clock to read only.
 SPECTATOR = "spectator"
 
 
@@ -444,7 +444,10 @@ def game_context(request, game: Game, seat: Seat, *, pick: str | None = None, me
     return {
         "game": game, "seat": seat, "seats": seats, "show": show, "started": started,
         "my_turn": my_turn, "turn": turn, "message": message, "notice": notice, "confirm": confirm,
-        "clock": deadlines.clock_facts(game, seat) if not onlooker else None, "journal_entry": journal_entry,
+        # An onlooker reads the clock as a player does (who must act, by when), with nothing to do about it.
+        "clock": deadlines.clock_facts(game, seat) if not onlooker else deadlines.clock_for_onlookers(
+            game, [s.player_name for s in seats if s.index in to_act], deadlines.paused_clock_of(game)),
+        "journal_entry": journal_entry,
         "left": left, "spectator": spectator, "watching": watching,
         "log": _log_for(game, seat, show.view, limit) if started else [],
         "log_limit": limit,
@@ -492,7 +495,8 @@ def _templates_key() -> str:
     template."""
     digest = hashlib.sha1()
     sources = [get_template(name).origin.name
-               for name in ("games/game.html", "games/_pick.html", "games/_card.html", "games/_move_form.html")]
+               for name in ("games/game.html", "games/_pick.html", "games/_card.html", "games/_move_form.html",
+                            "games/_clock.html")]
     for origin in sources + [game_parts.__file__]:
         with open(origin, "rb") as source:
             digest.update(source.read())

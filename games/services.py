@@ -407,6 +407,8 @@ def _start_table(creator, rules, options, *, seats: int, invitees: list, time_co
         raise CannotStart(str(error)) from None
     now = timezone.now()
     with transaction.atomic():
+        if not creator_plays:
+            _check_watched_count(creator)
         game = Game.objects.create(
             mode=rules.slug, options=state["options"], seed=seed, players=seats,
             status=Game.Status.INVITED, version=0, state=rules.dumps(state),
@@ -443,11 +445,21 @@ WATCHED_AT_ONCE = 3
 
 
 def _check_watched_table(creator, rules, seats: int, invitees: list) -> None:
-    """A game its maker only watches: a computer player in every seat, and not more such
-    games running at once than ``WATCHED_AT_ONCE``."""
+    """A game its maker only watches: a computer player in every seat (how many such games
+    run at once is checked where the game is made, ``_check_watched_count``)."""
     computers = [u for u in invitees if u is not None and not isinstance(u, str) and u.is_computer]
     if len(computers) != len(invitees) or len(invitees) != seats:
         raise CannotStart(f"To watch without a seat, choose a computer player for each of the {seats} seats.")
+
+
+def _check_watched_count(creator) -> None:
+    """Not more games of computer players alone running at once than ``WATCHED_AT_ONCE``.
+    Called in the transaction that makes the game, under a lock of the maker's row: two
+    requests at once each counted the games before either made its own, and both passed
+    (a fourth game); now the second waits for the first to commit and counts its game.
+    FOR NO KEY UPDATE: it queues such checks behind one another, and not the rows others
+    write that point at the account (a seat, a session), which only share its key."""
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk=creator.pk).values_list("pk", flat=True))
     running = (Game.objects.filter(created_by=creator, status=Game.Status.ACTIVE)
                .exclude(seats__user=creator).exclude(seats__user__computer_level="").count())
     if running >= WATCHED_AT_ONCE:

@@ -290,13 +290,44 @@ def clock_facts(game: Game, seat: Seat, now: datetime | None = None) -> dict | N
     if game.time_control is None:
         return None
     paused = paused_clock_of(game)
+    facts = _clock_facts(game, paused, now)
+    # Who is away: the viewer themself (who can end it) or the other player.
+    facts["paused_by_me"] = paused is not None and paused.user_id == seat.user_id
+    facts["can_give_day"] = give_a_day_refusal(game, seat, paused) is None
+    return facts
+
+
+def clock_for_onlookers(game: Game, acting: list[str], paused: PausedClock | None,
+                        now: datetime | None = None) -> dict | None:
+    """What whoever looks on without a seat (a spectator, a player who left, the maker of
+    a game of computer players) is told of the clock: what a player is, who must act by
+    when (``acting``: their names) or whose vacation holds it, and nothing to do about it
+    (no day to give, no vacation of theirs to end).  ``paused``: ``paused_clock_of(game)``,
+    or ``loaded_pause(game)`` where the rows came with it (the watch list).  None for a
+    game without a clock."""
+    if game.time_control is None:
+        return None
+    facts = _clock_facts(game, paused, now)
+    facts.update(acting=acting if facts["deadline"] else [], paused_by_me=False, can_give_day=False)
+    return facts
+
+
+def loaded_pause(game: Game) -> PausedClock | None:
+    """The pause of the current turn from a game loaded with ``select_related("paused_clock")``
+    (no query), as ``paused_clock_of`` would find it."""
+    try:
+        paused = game.paused_clock
+    except PausedClock.DoesNotExist:
+        return None
+    live = game.time_control is not None and game.status == Game.Status.ACTIVE
+    return paused if live and paused is not None and paused.version == game.version else None
+
+
+def _clock_facts(game: Game, paused: PausedClock | None, now: datetime | None) -> dict:
     now = now or timezone.now()
     return {
         "days": game.time_control,
         "deadline": game.deadline if game.status == Game.Status.ACTIVE else None,
         "paused": paused,
-        # Who is away: the viewer themself (who can end it) or the other player.
-        "paused_by_me": paused is not None and paused.user_id == seat.user_id,
         "paused_left": timesince(now, now + paused.remaining) if paused else "",
-        "can_give_day": give_a_day_refusal(game, seat, paused) is None,
     }

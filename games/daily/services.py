@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
 
 from games import services as game_services
@@ -172,6 +173,16 @@ def finished_play(user, deal: Deal) -> Play:
         raise DailyError(f"Finish your game of today's {title} deal first: the results show the cards.",
                          status=403)
     return play
+
+
+def results_path(game: Game) -> str:
+    """The results page of the day's deal ``game`` was played in ("" for any other game):
+    where its page and its mails send a player whose daily game ended.  Only a daily deal's
+    game has its hints off, so any other game costs no query."""
+    if game.hints:
+        return ""
+    deal = Deal.objects.filter(plays__game_id=game.pk).values_list("day", "mode").first()
+    return reverse("daily:results", args=[deal[0].isoformat(), deal[1]]) if deal else ""
 
 
 def leaderboard(deal: Deal) -> list[Play]:

@@ -4,7 +4,7 @@ turn, its moves and its answers, through ``games.services``."""
 from __future__ import annotations
 
 from games import services
-from games.mail.outgoing import absolute, numbered_moves
+from games.mail.outgoing import absolute, daily_results_link, numbered_moves
 from games.mail.tables import MailSeat, Refused, Stale, add_kind
 from games.mail.tasks import deliver_turn_mail
 from games.models import Game, Seat
@@ -63,7 +63,9 @@ class GameSeat(MailSeat):
         to_act = ([s.player_name for s in game.seats.select_related("user") if s.index in game.to_act]
                   if game.status == Game.Status.ACTIVE else [])
         return {"game": game, "link": absolute(game.get_absolute_url()), "to_act": to_act,
-                "outcome": game.outcome, "reason": game.end_reason}
+                "outcome": game.outcome, "reason": game.end_reason,
+                # A daily game that ended by this reply: where the day's results are.
+                "results_link": daily_results_link(game) if game.is_over else ""}
 
 
 @add_kind

@@ -217,6 +217,15 @@ def absolute(path: str) -> str:
     return settings.SITE_URL + path
 
 
+def daily_results_link(game: Game) -> str:
+    """The results page of the day's deal a daily game was played in ("" for any other
+    game): its player, once it ended, may see how everyone else did."""
+    from games.daily.services import results_path
+
+    path = results_path(game)
+    return absolute(path) if path else ""
+
+
 def preferences_link() -> str:
     for name in ("profile", "accounts:profile"):
         try:
@@ -405,7 +414,7 @@ def game_over_mail(seat: Seat) -> EmailMultiAlternatives:
     context = {
         "game": game, "seat": seat, "opponents": opponents(game, seat), "won": won, "shared": shared,
         "reason": game.end_reason or (game.outcome or {}).get("reason", ""),
-        "link": absolute(game.get_absolute_url()),
+        "link": absolute(game.get_absolute_url()), "results_link": daily_results_link(game),
     }
     return compose("game_over", context, [seat.user.email], f"{game.title} (game {game.pk}) has ended",
                    unsubscribe=about_seat(seat))

@@ -94,7 +94,7 @@ def test_two_accounts_play_the_same_deal_and_meet_on_one_leaderboard(alice, bob,
         assert play.moves == game.version and play.won == (game.outcome["result"] == "win")
         assert play.score == game.outcome["scores"][0] and play.seconds is not None
     assert "Alice</th>" in bob_client.get(results_url()).content.decode()
-    assert "The daily deal: how the others did" in alice_client.get(
+    assert f'<a href="{results_url()}">The results of this daily deal: how the others did' in alice_client.get(
         reverse("games:game", args=[alices.pk])).content.decode()
     assert "Go on with your game" not in alice_client.get(TODAY_URL).content.decode()
     assert "Today's results for Know Thyself" in alice_client.get(TODAY_URL).content.decode()
@@ -285,3 +285,86 @@ def test_the_leaderboard_costs_the_same_queries_whatever_its_size(entries, alice
     # session, user, the deal, Alice's play and game, the leaderboard, the shared readings
     # (and the navigation's count of games waiting): the same at 10 and at 200.
     assert len(queries) <= 8, [q["sql"] for q in queries.captured_queries]
+
+
+# --- where a daily game that ended leads: its own day's results --------------------------
+
+
+def _results_link(day=None) -> str:
+    from games.mail.outgoing import absolute
+
+    return absolute(results_url(day=day))
+
+
+def test_a_finished_daily_games_page_leads_to_its_own_days_results(alice, alice_client, outsider_client):
+    game = finish(played(alice_client))
+    # Played yesterday, looked at today: the page leads to yesterday's results, not today's.
+    yesterday = daily.today() - dt.timedelta(days=1)
+    Deal.objects.filter(plays__game=game).update(day=yesterday)
+    page = alice_client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert f'<a href="{results_url(day=yesterday)}">The results of this daily deal' in page
+    assert f'<a href="{TODAY_URL}">The results' not in page
+    assert alice_client.get(results_url(day=yesterday)).status_code == 200
+    assert outsider_client.get(reverse("games:game", args=[game.pk])).status_code == 404
+
+
+def test_an_ordinary_finished_game_has_no_daily_results_link(alice, alice_client):
+    from games import services
+
+    game = finish(services.start_game(alice, "know_thyself", seed=5))
+    page = alice_client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "The results of this daily deal" not in page
+    assert daily.results_path(game) == ""
+
+
+def test_the_mail_of_a_daily_game_that_ended_leads_to_that_days_results_which_still_wait_for_the_others(
+        alice, bob, alice_client, bob_client, outsider_client, smtp_server):
+    from games.mail.tasks import send_game_over_mail
+
+    game = played(alice_client)
+    played(bob_client)  # Bob is still playing the deal; the outsider never started it
+    assert alice_client.post(reverse("games:resign", args=[game.pk])).status_code == 302
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.ABANDONED
+    assert send_game_over_mail(game.pk, game.version) == "sent 1"
+    mail = smtp_server.wait_for(alice.email)
+    assert f"How everyone did with this day's deal: {_results_link()}" in smtp_server.text(mail)
+    assert f'href="{_results_link()}"' in mail.get_body(preferencelist=("html",)).get_content()
+    # Alice ended her game (giving up ends it too): the page is hers to see.
+    answer = alice_client.get(results_url())
+    assert answer.status_code == 200 and 'class="daily-board__you"' in answer.content.decode()
+    # The same link, followed by whoever has not finished the deal, says why not.
+    for client, says in ((bob_client, "Finish your game of today&#x27;s Know Thyself deal first"),
+                         (outsider_client, "Play today&#x27;s Know Thyself deal to the end")):
+        answer = client.get(results_url())
+        assert answer.status_code == 403 and says in answer.content.decode()
+        assert "Alice" not in answer.content.decode().split("<main", 1)[1]
+
+
+def test_a_daily_game_ended_by_a_mail_reply_answers_with_that_days_results(alice, alice_client, smtp_server):
+    import random
+
+    from games import services
+    from games.mail.inbound import handle_message
+    from games.mail.outgoing import numbered_moves, reply_address
+
+    from ..games.mail_helpers import reply
+
+    game = played(alice_client)
+    choose = random.Random(3)
+    for _ in range(2000):  # up to a position where one move ends the game
+        game = Game.objects.get(pk=game.pk)
+        rules, state = game.rules, game.load_state()
+        ending = [m for m in numbered_moves(game, state, 0) if rules.outcome(rules.apply(state, 0, m.move))]
+        if ending:
+            break
+        services.submit_move(game.pk, game.seats.get(index=0), choose.choice(rules.legal_moves(state, 0)),
+                             game.version)
+    assert ending, "no position one move from the end"
+    seat = game.seats.select_related("user", "game").get(index=0)
+    outcome = handle_message(reply(reply_address(seat, game.version), str(ending[0].number),
+                                   sender=alice.email).as_bytes())
+    assert outcome.status == "played"
+    assert Game.objects.get(pk=game.pk).is_over
+    answer = smtp_server.text(smtp_server.wait_for(alice.email))
+    assert "The game is over" in answer and f"How everyone did with this day's deal: {_results_link()}" in answer

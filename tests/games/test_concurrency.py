@@ -1,4 +1,6 @@
-"""Twenty players sending the same move at the same moment: it is played exactly once."""
+"""Requests at the same moment: twenty players sending the same move (it is played exactly
+once), six seats playing at once (all played), games to watch asked for at once (the limit
+holds)."""
 
 from __future__ import annotations
 
@@ -94,3 +96,51 @@ def test_six_seats_of_a_table_posting_their_cards_at_one_moment_are_all_played(m
     game = Game.objects.get(pk=game.pk)
     assert game.version == 6 and sorted(Move.objects.filter(game=game).values_list("seat", flat=True)) == list(range(6))
     assert game.load_state()["round"]["steps"] or game.load_state()["last_round"]  # revealed
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs this there)")
+@pytest.mark.django_db(transaction=True)
+def test_games_to_watch_asked_for_at_one_moment_stop_at_the_limit(alice, outsider):
+    """Alice watches one game of computer players and asks for five more at the same
+    moment: the limit (three at once) holds, the others are refused in words she can read;
+    the outsider asking for his own at that moment is not held back by her limit."""
+    watch = {"mode": "warring_planets", "opponent": "computer", "computer_level": "greedy",
+             "computers_greedy": "1", "watch": "on"}
+    clients = {}
+    for name, user in (("alice", alice), ("outsider", outsider)):
+        clients[name] = Client()
+        clients[name].force_login(user)
+    assert clients["alice"].post(reverse("games:new"), watch).status_code == 302
+    asking = ["alice"] * 5 + ["outsider"]
+    start = threading.Barrier(len(asking))
+    answers: list[tuple[str, int, str]] = []
+    errors: list[BaseException] = []
+
+    def ask(who):
+        try:
+            client = Client()
+            client.force_login(alice if who == "alice" else outsider)
+            start.wait()
+            response = client.post(reverse("games:new"), watch)
+            answers.append((who, response.status_code, response.content.decode()))
+        except BaseException as error:  # reported below, not lost in the thread
+            errors.append(error)
+        finally:
+            connections.close_all()  # each thread had its own connection
+
+    threads = [threading.Thread(target=ask, args=(who,)) for who in asking]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors
+    alices = sorted(status for who, status, _ in answers if who == "alice")
+    assert alices == [302] * 2 + [400] * 3
+    for who, status, page in answers:
+        if status == 400:
+            assert "You are already watching 3 games of computer players; let one of them finish first." \
+                in page, page[:3000]
+    assert [status for who, status, _ in answers if who == "outsider"] == [302]
+    watched = Game.objects.filter(created_by=alice, status=Game.Status.ACTIVE).exclude(seats__user=alice)
+    assert watched.count() == services.WATCHED_AT_ONCE
+    assert Game.objects.filter(created_by=outsider).count() == 1

@@ -286,3 +286,59 @@ def test_an_ended_game_tells_a_spectator_its_end_by_the_players_names_never_as_y
         assert "You are watching this game" in html and "You won" not in html and "You lost" not in html
     html = Client().get(reverse("games:game", args=[together.pk])).content.decode()
     assert re.search(r'<strong class="result">Alice and Bob (won|lost) together\.</strong>', html)
+
+
+# --- the clock, as the players read it ----------------------------------------------------------
+
+
+def _said_at(moment, zone: str) -> str:
+    from zoneinfo import ZoneInfo
+
+    from django.utils.dateformat import format as date_format
+
+    return date_format(moment.astimezone(ZoneInfo(zone)), "l j F, H:i") + f" ({zone} time)"
+
+
+def test_a_spectator_reads_who_must_move_and_by_when_in_their_own_time_zone(alice, bob, outsider, outsider_client):
+    game = a_duel(alice, bob, time_control=3)
+    outsider.time_zone = "Asia/Tokyo"
+    outsider.save(update_fields=["time_zone"])
+    acting = game.seats.get(index=game.to_act[0]).player_name
+    waiting = "Bob" if acting == "Alice" else "Alice"
+    for client, zone in ((outsider_client, "Asia/Tokyo"), (Client(), "UTC")):  # logged out: UTC
+        for url in (reverse("games:game", args=[game.pk]), reverse("games:watch")):
+            html = client.get(url).content.decode()
+            assert "Clock: 3 days per move." in html, url
+            assert f"Time for {acting} to move runs out" in html and f"Time for {waiting} to move" not in html
+            assert _said_at(game.deadline, zone) in html, url
+            assert f'<time datetime="{game.deadline.isoformat()}">' in html
+            # Nothing to do about it, and nothing hidden with it.
+            assert "Give the other player a day" not in html and "End my vacation" not in html
+            assert move_forms(html) == [] and "Your hand" not in html
+    # The region a spectator's poll brings back says it too.
+    regions = outsider_client.get(reverse("games:game", args=[game.pk]), **HX).content.decode()
+    assert f"Time for {acting} to move runs out" in regions
+    # The players read the same deadline (the one asked, as "this move"), each in their own zone.
+    for player in (alice, bob):
+        client = Client()
+        client.force_login(player)
+        html = client.get(reverse("games:game", args=[game.pk])).content.decode()
+        assert "Time for this move runs out" in html and _said_at(game.deadline, player.time_zone) in html
+
+
+def test_a_spectator_reads_that_the_clock_waits_for_a_player_on_vacation(alice, bob, outsider_client):
+    from games.clocks import deadlines
+
+    game = a_duel(alice, bob, time_control=7)
+    away = game.seats.get(index=game.to_act[0]).user
+    deadlines.start_vacation(away)
+    for url in (reverse("games:game", args=[game.pk]), reverse("games:watch")):
+        html = outsider_client.get(url).content.decode()
+        assert "Clock paused (vacation)</strong>: " + f"{away.display_name} is on vacation" in html, url
+        assert "runs out" not in html and "End my vacation" not in html and "you are on vacation" not in html
+
+
+def test_a_game_without_a_clock_says_nothing_of_one_to_a_spectator(alice, bob, outsider_client):
+    game = a_duel(alice, bob)
+    for url in (reverse("games:game", args=[game.pk]), reverse("games:watch")):
+        assert "Clock:" not in outsider_client.get(url).content.decode()

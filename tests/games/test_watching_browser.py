@@ -6,6 +6,7 @@ player's move by its polling, with no reload, and never offers a move."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -48,6 +49,8 @@ def test_the_watch_page_and_a_spectators_page_fit_a_phone_and_a_desktop(browser,
     duel = mid_game("warring_planets", alice, bob)
     solo = mid_game("know_thyself", alice, bob, moves=6)
     table = a_table_in_play(make_user, alice, bob)
+    # The duel has a clock: its line (who must move, by when) fits a phone too.
+    Game.objects.filter(pk=duel.pk).update(time_control=3, deadline=timezone.now() + timedelta(days=3))
     SHOTS.mkdir(parents=True, exist_ok=True)
     for viewport in (PHONE, DESKTOP):
         context = browser.new_context(base_url=live_server.url, viewport=viewport)
@@ -60,6 +63,8 @@ def test_the_watch_page_and_a_spectators_page_fit_a_phone_and_a_desktop(browser,
             for game in (duel, solo, table):
                 expect(page.locator(f'a[href="/games/{game.pk}/"]')).to_be_visible()
             expect(page.get_by_role("navigation", name="Pages of games")).to_contain_text("Page 1 of 2")
+            expect(page.locator("li.game-row", has=page.locator(f'a[href="/games/{duel.pk}/"]'))
+                   .locator(".clock")).to_contain_text("to move runs out")
             assert "seat " not in page.inner_text("main").lower()
             page.screenshot(path=str(SHOTS / f"watch-{width}.png"), full_page=True)
             assert overflow(page) <= 0, f"the watch page is {overflow(page)} px wider than {width} px"
@@ -67,6 +72,8 @@ def test_the_watch_page_and_a_spectators_page_fit_a_phone_and_a_desktop(browser,
                 page.locator(f'a[href="/games/{game.pk}/"]').first.click()
                 expect(page.locator(".watching")).to_contain_text("You are watching this game")
                 assert page.locator('input[name="move"]').count() == 0
+                if game is duel:
+                    expect(page.locator("#clock")).to_contain_text("to move runs out")
                 page.screenshot(path=str(SHOTS / f"watch-spectator-{name}-{width}.png"), full_page=True)
                 assert overflow(page) <= 0, f"a spectator's {name} is {overflow(page)} px wider than {width} px"
                 page.go_back()
