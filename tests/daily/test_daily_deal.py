@@ -308,12 +308,24 @@ def test_a_finished_daily_games_page_leads_to_its_own_days_results(alice, alice_
     assert outsider_client.get(reverse("games:game", args=[game.pk])).status_code == 404
 
 
+def test_a_finished_daily_game_offers_no_rematch_and_refuses_one_asked_for(alice, alice_client):
+    game = finish(played(alice_client))
+    page = alice_client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert ">Rematch</button>" not in page
+    games_before = Game.objects.count()
+    # A form posted anyway (a page kept from before) comes back to the game with the reason.
+    answer = alice_client.post(reverse("games:rematch", args=[game.pk]), follow=True)
+    assert answer.redirect_chain == [(reverse("games:game", args=[game.pk]), 302)]
+    assert "A daily deal is played once" in answer.content.decode()
+    assert Game.objects.count() == games_before
+
+
 def test_an_ordinary_finished_game_has_no_daily_results_link(alice, alice_client):
     from games import services
 
     game = finish(services.start_game(alice, "know_thyself", seed=5))
     page = alice_client.get(reverse("games:game", args=[game.pk])).content.decode()
-    assert "The results of this daily deal" not in page
+    assert "The results of this daily deal" not in page and ">Rematch</button>" in page
     assert daily.results_path(game) == ""
 
 
