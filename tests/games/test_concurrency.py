@@ -18,6 +18,32 @@ from games.models import Game, Move
 PARALLEL = 20
 
 
+def at_one_moment(calls) -> list:
+    """Each call in a thread of its own, all let go at one moment; their results, in the
+    calls' order.  An error in a thread fails the test here rather than being lost with
+    the thread, and each thread's database connection is closed."""
+    start = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+    errors: list[BaseException] = []
+
+    def run(index, call):
+        try:
+            start.wait()
+            results[index] = call()
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(index, call)) for index, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    return results
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs this there)")
 @pytest.mark.django_db(transaction=True)
 def test_twenty_parallel_submissions_of_one_move_apply_exactly_once(alice):
@@ -28,27 +54,9 @@ def test_twenty_parallel_submissions_of_one_move_apply_exactly_once(alice):
         client = Client()
         client.force_login(alice)
         clients.append(client)
-    start = threading.Barrier(PARALLEL)
-    statuses: list[int] = []
-    errors: list[BaseException] = []
-
-    def submit(client):
-        try:
-            start.wait()
-            response = client.post(reverse("games:move", args=[game.pk]),
-                                   {"version": 0, "move": json.dumps(move)})
-            statuses.append(response.status_code)
-        except BaseException as error:  # reported below, not lost in the thread
-            errors.append(error)
-        finally:
-            connections.close_all()  # each thread had its own connection
-
-    threads = [threading.Thread(target=submit, args=(c,)) for c in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors
+    post = {"version": 0, "move": json.dumps(move)}
+    answers = at_one_moment([lambda c=c: c.post(reverse("games:move", args=[game.pk]), post) for c in clients])
+    statuses = [answer.status_code for answer in answers]
     assert sorted(statuses) == [302] + [409] * (PARALLEL - 1)
     game = Game.objects.get(pk=game.pk)
     assert game.version == 1 and Move.objects.filter(game=game).count() == 1
@@ -71,27 +79,11 @@ def test_six_seats_of_a_table_posting_their_cards_at_one_moment_are_all_played(m
         client = Client()
         client.force_login(user)
         clients.append(client)
-    start = threading.Barrier(6)
-    statuses: list[int] = []
-    errors: list[BaseException] = []
-
-    def submit(index):
-        try:
-            start.wait()
-            response = clients[index].post(reverse("games:move", args=[game.pk]),
-                                           {"version": 0, "move": json.dumps(moves[index])})
-            statuses.append(response.status_code)
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors
+    answers = at_one_moment([
+        lambda i=i: clients[i].post(reverse("games:move", args=[game.pk]),
+                                    {"version": 0, "move": json.dumps(moves[i])})
+        for i in range(6)])
+    statuses = [answer.status_code for answer in answers]
     assert statuses == [302] * 6
     game = Game.objects.get(pk=game.pk)
     assert game.version == 6 and sorted(Move.objects.filter(game=game).values_list("seat", flat=True)) == list(range(6))
@@ -112,28 +104,13 @@ def test_games_to_watch_asked_for_at_one_moment_stop_at_the_limit(alice, outside
         clients[name].force_login(user)
     assert clients["alice"].post(reverse("games:new"), watch).status_code == 302
     asking = ["alice"] * 5 + ["outsider"]
-    start = threading.Barrier(len(asking))
-    answers: list[tuple[str, int, str]] = []
-    errors: list[BaseException] = []
-
-    def ask(who):
-        try:
-            client = Client()
-            client.force_login(alice if who == "alice" else outsider)
-            start.wait()
-            response = client.post(reverse("games:new"), watch)
-            answers.append((who, response.status_code, response.content.decode()))
-        except BaseException as error:  # reported below, not lost in the thread
-            errors.append(error)
-        finally:
-            connections.close_all()  # each thread had its own connection
-
-    threads = [threading.Thread(target=ask, args=(who,)) for who in asking]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors
+    asking_clients = []
+    for who in asking:
+        client = Client()
+        client.force_login(alice if who == "alice" else outsider)
+        asking_clients.append(client)
+    responses = at_one_moment([lambda c=c: c.post(reverse("games:new"), watch) for c in asking_clients])
+    answers = [(who, r.status_code, r.content.decode()) for who, r in zip(asking, responses)]
     alices = sorted(status for who, status, _ in answers if who == "alice")
     assert alices == [302] * 2 + [400] * 3
     for who, status, page in answers:
