@@ -36,6 +36,9 @@ USAGE = __doc__.split("\n\n")[1]
 # a poll's interval), which another worker fills. worksteal: an idle worker takes tests
 # queued for a busy one, so a slow file does not hold up the end.
 PARALLEL = ["-n", "4", "--dist", "worksteal"]
+# A whole run ends with its twenty slowest tests, the list the README's test section
+# explains; one of them is the floor of the suite's time, however many workers there are.
+SLOWEST = ["--durations=20"]
 
 
 def say(message: str) -> None:
@@ -111,11 +114,11 @@ def ensure_chromium() -> None:
 
 
 def parallel_unless_chosen(args: list[str]) -> list[str]:
-    """PARALLEL for the whole suite; nothing when args name tests or the workers."""
+    """PARALLEL and SLOWEST for the whole suite; nothing when args name tests or the workers."""
     names_tests = any(Path(arg.split("::")[0]).exists() for arg in args if not arg.startswith("-"))
     chooses_workers = any(arg.split("=")[0] in {"-n", "--numprocesses", "--dist"} or arg.startswith("-n")
                           or arg == "no:xdist" for arg in args)
-    return [] if names_tests or chooses_workers else PARALLEL
+    return [] if names_tests or chooses_workers else PARALLEL + SLOWEST
 
 
 def main(argv: list[str]) -> None:

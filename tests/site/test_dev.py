@@ -51,12 +51,13 @@ def test_pip_runs_again_only_when_pyproject_changed(tmp_path, monkeypatch):
     assert installs == [".[test]", ".", ".[test]"]
 
 
-def test_the_whole_suite_runs_in_parallel_and_named_tests_in_one_process():
+def test_the_whole_suite_runs_in_parallel_ending_with_its_slowest_and_named_tests_in_one_process():
     dev = load_dev()
 
-    assert dev.parallel_unless_chosen([]) == dev.PARALLEL
-    assert dev.parallel_unless_chosen(["-x", "--backend-tests-only"]) == dev.PARALLEL
-    assert dev.parallel_unless_chosen(["-k", "hallow"]) == dev.PARALLEL  # a filter over the whole suite
+    whole = dev.PARALLEL + ["--durations=20"]
+    assert dev.parallel_unless_chosen([]) == whole
+    assert dev.parallel_unless_chosen(["-x", "--backend-tests-only"]) == whole
+    assert dev.parallel_unless_chosen(["-k", "hallow"]) == whole  # a filter over the whole suite
     assert dev.parallel_unless_chosen(["tests/site", "-x"]) == []
     assert dev.parallel_unless_chosen(["tests/site/test_dev.py::test_dev_py_explains_itself_when_asked_nothing"]) == []
     assert dev.parallel_unless_chosen(["-n", "2"]) == dev.parallel_unless_chosen(["-p", "no:xdist"]) == []
