@@ -80,14 +80,33 @@ if (window.htmx) {
 // then finds none of its regions).  So while a form sends, refreshes wait: one about to
 // start does not, and one that comes back meanwhile is not swapped; the next poll brings
 // what they would have, and the form's answer is drawn from the fresh state anyway.
+// A link the player follows meanwhile (a card picked for the next move while the last
+// one's answer is on its way) is theirs, not a refresh, and must not be lost: it waits
+// for the form's answer and is then followed in the page that answer drew, if that page
+// still has it (the same address: the same card to pick).  Lost, it was a click that did
+// nothing, seen at a six-seat table of quick computer players.
 (function () {
   const sending = () => document.querySelector("form.htmx-request:not([hx-get])") !== null;
-  const refresh = (event) => event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+  const isGet = (event) => event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+  const followed = (event) => event.detail.elt instanceof Element && event.detail.elt.matches("a[hx-get]");
+  const refresh = (event) => isGet(event) && !followed(event);
+  let waiting = null;  // the address of a link followed while a form sent
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (refresh(event) && sending()) event.preventDefault();
+    if (!isGet(event) || !sending()) return;
+    event.preventDefault();
+    if (followed(event)) waiting = event.detail.elt.getAttribute("href");
   });
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (refresh(event) && sending()) event.detail.shouldSwap = false;
+  });
+  document.addEventListener("htmx:afterRequest", () => {
+    if (waiting === null) return;
+    setTimeout(() => {  // once htmx has marked the form's request ended
+      if (waiting === null || sending()) return;
+      const link = document.querySelector(`a[hx-get][href="${CSS.escape(waiting)}"]`);
+      waiting = null;
+      if (link) link.click();
+    });
   });
 })();
 

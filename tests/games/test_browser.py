@@ -206,3 +206,41 @@ def test_a_page_kept_up_by_answers_in_parts_matches_the_page_loaded_afresh(brows
         assert page.evaluate("window.oobErrors") == []
     finally:
         context.close()
+
+
+def test_a_card_picked_while_the_last_moves_answer_is_on_its_way_is_picked_once_it_lands(browser, live_server, alice):
+    """A player quick with the next card clicks it before the last move's answer is in: the
+    click counts once that answer has drawn the hand (it used to do nothing, the page
+    taking the pick for one of its own refreshes, which wait while a form sends)."""
+    from games.models import Seat
+
+    game = services.start_game(alice, "know_thyself", seed=5)
+    Seat.objects.filter(game=game, user=alice).update(confirm_moves=False)  # one click is the move
+    rules, state = game.rules, game.load_state()
+    move = next(m for m in rules.legal_moves(state, 0) if "card" in m)
+    after = rules.apply(rules.loads(game.state), 0, move)
+    still_pickable = {m["card"] for m in rules.legal_moves(after, 0) if "card" in m} - {move["card"]}
+    context, page = logged_in_page(browser, live_server, alice)
+    held = []
+    try:
+        page.goto(f"/games/{game.pk}/")
+        page.route(re.compile(rf"/games/{game.pk}/move/"), lambda route: held.append((route, route.fetch())))
+        page.locator(f'#hand a.pick[href="?pick={move["card"]}"]').click()
+        value = json.dumps(move, sort_keys=True, separators=(",", ":"))
+        page.locator("#hand .choices form.move-form").filter(
+            has=page.locator(f"input[name=move][value='{value}']")).locator("button").click()
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(50)  # lets Playwright run the route's handler
+        assert held, "the move was not sent"
+        code = next(c for c in sorted(still_pickable)
+                    if page.locator(f'#hand a.pick[href="?pick={c}"]').count())
+        page.locator(f'#hand a.pick[href="?pick={code}"]').click()  # while the move's answer is held
+        held[0][0].fulfill(response=held[0][1])
+        expect(page.locator(f'#hand a.pick[aria-pressed="true"]:has([data-card="{code}"])')).to_be_attached()
+        expect(page.locator("#pick-state")).to_have_value(code)
+        expect(page.locator("#hand .choices form.move-form")).not_to_have_count(0)
+        assert Game.objects.get(pk=game.pk).version == 1
+    finally:
+        context.close()
