@@ -12,6 +12,7 @@ import json
 import random
 import re
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -83,6 +84,16 @@ def play_by_keyboard(page, game: Game, seat: int, choose: random.Random) -> None
         page.keyboard.press("Enter")
 
 
+def keep_the_page_as_it_was(page, game: Game, name: str) -> None:
+    """The page's markup and a screenshot, and the game as the server has it, in test-results."""
+    folder = Path("test-results") / "failures"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.html").write_text(page.content())
+    (folder / f"{name}.json").write_text(json.dumps({"version": game.version, "to_act": game.to_act,
+                                                     "view": game.rules.view(game.load_state(), 0)}, default=str))
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
 def wait_for_move(game: Game, timeout: float = 30) -> Game:
     deadline = time.monotonic() + timeout
     while (current := reload(game)).version == game.version:
@@ -144,7 +155,14 @@ def test_a_whole_warring_planets_game_against_the_computer_by_keyboard_alone(
                 expect(log.last).to_have_attribute("value", str(game.version), timeout=30_000)
                 # The poll redrew the regions the focus was in: it is still in the page.
                 page.wait_for_function("() => document.activeElement !== document.body", timeout=10_000)
-            play_by_keyboard(page, game, 0, choose)
+            try:
+                play_by_keyboard(page, game, 0, choose)
+            except Exception:
+                # Seen once in three fresh-clone runs under load: the page showed the newest
+                # log and "Your turn." but not the card the game had dealt, for 20 s; cause not
+                # found yet.  What the page held then, for whoever looks next.
+                keep_the_page_as_it_was(page, game, "keyboard-warring-planets")
+                raise
             wait_for_move(game)
             moves += 1
         assert reload(game).status == Game.Status.FINISHED, f"still going after {moves} moves"
