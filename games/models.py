@@ -116,6 +116,11 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in self.ENDED
 
+    @property
+    def is_daily_deal(self) -> bool:
+        """Played as a day's deal (games.daily): only those games have their hints off."""
+        return not self.hints
+
     def result_for(self, seat_index: int) -> str:
         """How a finished game ended for one seat, in words ("you won", "you lost", "a draw");
         the outcome's own ``result`` is the game's, not the seat's ("win" for both players

@@ -668,7 +668,7 @@ def rematch(game_id: int, user, *, creator_looking: bool = False) -> Game:
         seat = seat_of(old, user)
         if not old.is_over or old.status in (Game.Status.CANCELLED, Game.Status.DECLINED):
             raise GameNotRunning("A rematch can follow only a game that was played to its end.")
-        if not old.hints:  # only a daily deal's game has its hints off (games.daily)
+        if old.is_daily_deal:
             raise GameNotRunning("A daily deal is played once; tomorrow brings a new one, "
                                  "and a game of your own can be started from New game.")
         asked = (old.rematches.filter(seats__user=user).exclude(status__in=[Game.Status.CANCELLED,

@@ -255,9 +255,13 @@ def paused_clock_of(game: Game) -> PausedClock | None:
     A pause left from an earlier version is on its way out (``sync_vacation_pause`` drops
     it after the move's commit) and no longer counts.
     """
-    if game.time_control is None or game.status != Game.Status.ACTIVE:
+    if not _clock_runs(game):
         return None
     return PausedClock.objects.filter(game=game, version=game.version).select_related("user").first()
+
+
+def _clock_runs(game: Game) -> bool:
+    return game.time_control is not None and game.status == Game.Status.ACTIVE
 
 
 def give_a_day_refusal(game: Game, seat: Seat, paused: PausedClock | None) -> services.GameError | None:
@@ -319,8 +323,7 @@ def loaded_pause(game: Game) -> PausedClock | None:
         paused = game.paused_clock
     except PausedClock.DoesNotExist:
         return None
-    live = game.time_control is not None and game.status == Game.Status.ACTIVE
-    return paused if live and paused is not None and paused.version == game.version else None
+    return paused if _clock_runs(game) and paused is not None and paused.version == game.version else None
 
 
 def _clock_facts(game: Game, paused: PausedClock | None, now: datetime | None) -> dict:

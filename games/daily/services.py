@@ -178,8 +178,8 @@ def finished_play(user, deal: Deal) -> Play:
 def results_path(game: Game) -> str:
     """The results page of the day's deal ``game`` was played in ("" for any other game):
     where its page and its mails send a player whose daily game ended.  Only a daily deal's
-    game has its hints off, so any other game costs no query."""
-    if game.hints:
+    game costs a query."""
+    if not game.is_daily_deal:
         return ""
     deal = Deal.objects.filter(plays__game_id=game.pk).values_list("day", "mode").first()
     return reverse("daily:results", args=[deal[0].isoformat(), deal[1]]) if deal else ""
